@@ -1,0 +1,90 @@
+//! `phpxml decode` and `phpxml encode`: streaming conversion.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+
+use phpxml::decode::{StreamDecoder, TargetEncoding, utf8_encode_into};
+
+use crate::Failure;
+
+/// Input is read and converted in blocks of this size, so a file of any
+/// size converts in bounded memory.
+const BLOCK: usize = 1 << 16;
+
+fn open(file: Option<&str>) -> Result<Box<dyn Read>, Failure> {
+    match file {
+        None | Some("-") => Ok(Box::new(io::stdin().lock())),
+        Some(path) => File::open(path)
+            .map(|f| Box::new(f) as Box<dyn Read>)
+            .map_err(|e| Failure::Io(format!("cannot read {path}: {e}"))),
+    }
+}
+
+/// Feeds `input` block by block to `convert(block, last, out)` and writes
+/// what it appends to standard output.
+fn pump(
+    mut input: Box<dyn Read>,
+    mut convert: impl FnMut(&[u8], bool, &mut Vec<u8>),
+) -> Result<(), Failure> {
+    let mut block = vec![0u8; BLOCK];
+    let mut out = Vec::with_capacity(2 * BLOCK);
+    let stdout = io::stdout();
+    let mut stdout = stdout.lock();
+    let write_err = |e: io::Error| Failure::Io(format!("cannot write output: {e}"));
+    loop {
+        let n = match input.read(&mut block) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Io(format!("cannot read input: {e}"))),
+        };
+        out.clear();
+        convert(&block[..n], n == 0, &mut out);
+        stdout.write_all(&out).map_err(write_err)?;
+        if n == 0 {
+            return stdout.flush().map_err(write_err);
+        }
+    }
+}
+
+/// `decode --to ENC [FILE]`.
+pub fn decode(args: &[String]) -> Result<(), Failure> {
+    let mut target = None;
+    let mut file = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--to" => {
+                let name = args
+                    .next()
+                    .ok_or_else(|| Failure::Usage("--to needs an encoding".to_owned()))?;
+                target = Some(
+                    name.parse::<TargetEncoding>()
+                        .map_err(|e| Failure::Usage(e.to_string()))?,
+                );
+            }
+            _ => set_file(&mut file, arg)?,
+        }
+    }
+    let target = target.ok_or_else(|| Failure::Usage("decode needs --to ENC".to_owned()))?;
+    let mut stream = StreamDecoder::new(target);
+    pump(open(file)?, |block, last, out| {
+        stream.decode(block, last, out);
+    })
+}
+
+/// `encode [FILE]`.
+pub fn encode(args: &[String]) -> Result<(), Failure> {
+    let mut file = None;
+    for arg in args {
+        set_file(&mut file, arg)?;
+    }
+    pump(open(file)?, |block, _, out| utf8_encode_into(block, out))
+}
+
+fn set_file<'a>(file: &mut Option<&'a str>, arg: &'a str) -> Result<(), Failure> {
+    if file.is_some() || (arg.starts_with("--") && arg != "-") {
+        return Err(Failure::Usage(format!("unexpected argument `{arg}`")));
+    }
+    *file = Some(arg);
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! Whole-buffer conversion: PHP's `xml_utf8_decode()`, `utf8_decode()` and
+//! `utf8_encode()`.
+
+use super::inline::next_utf8_char;
+use super::kernels::{STEP, copy_ascii_run};
+use super::reference::next_utf8_char_reference;
+use super::{NextChar, Status, TargetEncoding};
+
+#[inline(always)]
+fn decoded(c: NextChar) -> Option<u32> {
+    match c.status {
+        Status::Success => Some(c.code_point),
+        Status::Failure => None,
+    }
+}
+
+/// Converts the UTF-8 bytes `src` to `target` as PHP's `xml_utf8_decode()`
+/// does, appending to `out`.
+///
+/// For ISO-8859-1 and US-ASCII every call of the decoder gives one byte: the
+/// code point when the target holds it, `?` when it does not or when the
+/// bytes are malformed (one `?` per malformed sequence, with PHP's widths).
+/// For UTF-8 the bytes are copied unchanged and unvalidated, as in PHP.
+///
+/// `out` is only appended to, so a caller can reuse one buffer.
+///
+/// # Examples
+///
+/// ```
+/// use phpxml::decode::{xml_utf8_decode_into, TargetEncoding};
+///
+/// let mut out = b"> ".to_vec();
+/// xml_utf8_decode_into("café ₽".as_bytes(), TargetEncoding::Iso8859_1, &mut out);
+/// assert_eq!(out, b"> caf\xE9 ?");
+/// ```
+pub fn xml_utf8_decode_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
+    match target {
+        TargetEncoding::Utf8 => out.extend_from_slice(src),
+        TargetEncoding::Iso8859_1 | TargetEncoding::UsAscii => {
+            decode_until(src, src.len(), target, out);
+        }
+    }
+}
+
+/// Converts the UTF-8 bytes `src` to `target` as PHP's `xml_utf8_decode()`
+/// does; see [`xml_utf8_decode_into`].
+///
+/// ```
+/// use phpxml::decode::{xml_utf8_decode, TargetEncoding};
+///
+/// assert_eq!(xml_utf8_decode("é\u{1F600}".as_bytes(), TargetEncoding::UsAscii), b"??");
+/// assert_eq!(xml_utf8_decode(b"\xFF", TargetEncoding::Utf8), b"\xFF");
+/// ```
+#[must_use]
+pub fn xml_utf8_decode(src: &[u8], target: TargetEncoding) -> Vec<u8> {
+    let mut out = Vec::with_capacity(src.len());
+    xml_utf8_decode_into(src, target, &mut out);
+    out
+}
+
+/// The plain reference for [`xml_utf8_decode_into`]: one call of the
+/// out-of-line reference decoder per character, one byte pushed per call.
+///
+/// Kept public as the oracle and the baseline of the benchmarks.
+pub fn xml_utf8_decode_reference_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
+    if target == TargetEncoding::Utf8 {
+        out.extend_from_slice(src);
+        return;
+    }
+    let mut pos = 0;
+    while pos < src.len() {
+        let c = next_utf8_char_reference(src, pos);
+        out.push(target.map(decoded(c)));
+        pos = c.cursor;
+    }
+}
+
+/// PHP's `utf8_decode()`: UTF-8 to ISO-8859-1, `?` for what does not fit
+/// and for each malformed sequence. Appends to `out`.
+pub fn utf8_decode_into(src: &[u8], out: &mut Vec<u8>) {
+    xml_utf8_decode_into(src, TargetEncoding::Iso8859_1, out);
+}
+
+/// PHP's `utf8_decode()`: UTF-8 to ISO-8859-1, `?` for what does not fit
+/// and for each malformed sequence.
+///
+/// ```
+/// // The vectors of PHP's bug49687.phpt.
+/// assert_eq!(phpxml::decode::utf8_decode(b"\x41\xC2\x3E\x42"), b"\x41\x3F\x3E\x42");
+/// assert_eq!(phpxml::decode::utf8_decode(b"\xE3\x80\x22"), b"\x3F\x22");
+/// ```
+#[must_use]
+pub fn utf8_decode(src: &[u8]) -> Vec<u8> {
+    xml_utf8_decode(src, TargetEncoding::Iso8859_1)
+}
+
+/// Decodes every character that starts before `limit`, reading as far past
+/// it as that character needs, and returns where decoding stopped (at or
+/// after `limit`; ASCII may be taken past it).
+///
+/// With `limit == src.len()` this is the whole conversion; the stream
+/// decoder passes a smaller limit so that no character is decoded without
+/// all the bytes the decoder could look at.
+pub(super) fn decode_until(
+    src: &[u8],
+    limit: usize,
+    target: TargetEncoding,
+    out: &mut Vec<u8>,
+) -> usize {
+    debug_assert!(target != TargetEncoding::Utf8);
+    let start = out.len();
+    // One byte out per character in: the output never outgrows the input.
+    out.resize(start + src.len(), 0);
+    let dst = &mut out[start..];
+    let (mut i, mut o) = (0, 0);
+    while i < limit {
+        let run = copy_ascii_run(&src[i..], &mut dst[o..]);
+        i += run;
+        o += run;
+        // Dense non-ASCII text stays here, in the scalar loop, and goes back
+        // to the run copier only after an ASCII byte.
+        while i < limit {
+            let b = src[i];
+            if b < 0x80 {
+                dst[o] = b;
+                i += 1;
+                o += 1;
+                if src.len() - i >= STEP {
+                    break;
+                }
+                continue;
+            }
+            let c = next_utf8_char(src, i);
+            dst[o] = target.map(decoded(c));
+            o += 1;
+            i = c.cursor;
+        }
+    }
+    out.truncate(start + o);
+    i
+}
+
+/// PHP's `utf8_encode()`: ISO-8859-1 bytes to UTF-8, appending to `out`.
+pub fn utf8_encode_into(src: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + 2 * src.len(), 0);
+    let dst = &mut out[start..];
+    let (mut i, mut o) = (0, 0);
+    while i < src.len() {
+        let run = copy_ascii_run(&src[i..], &mut dst[o..]);
+        i += run;
+        o += run;
+        while let Some(&b) = src.get(i) {
+            i += 1;
+            if b < 0x80 {
+                dst[o] = b;
+                o += 1;
+                if src.len() - i >= STEP {
+                    break;
+                }
+            } else {
+                dst[o] = 0xC0 | (b >> 6);
+                dst[o + 1] = 0x80 | (b & 0x3F);
+                o += 2;
+            }
+        }
+    }
+    out.truncate(start + o);
+}
+
+/// PHP's `utf8_encode()`: ISO-8859-1 bytes to UTF-8.
+///
+/// ```
+/// assert_eq!(phpxml::decode::utf8_encode(b"caf\xE9"), "café".as_bytes());
+/// ```
+#[must_use]
+pub fn utf8_encode(src: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(src.len() + src.len() / 2);
+    utf8_encode_into(src, &mut out);
+    out
+}

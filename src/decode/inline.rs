@@ -1,0 +1,94 @@
+//! The inline decoder: valid UTF-8 decoded on the straight path, everything
+//! else handed to the reference decoder.
+
+use super::reference::next_utf8_char_reference;
+use super::{NextChar, Status};
+
+/// Is `byte` a continuation byte? As a signed byte, `80..=BF` is exactly
+/// `-128..=-65`.
+#[inline(always)]
+const fn is_trail(byte: u8) -> bool {
+    (byte as i8) < -64
+}
+
+#[inline(always)]
+const fn success(code_point: u32, cursor: usize) -> NextChar {
+    NextChar {
+        code_point,
+        cursor,
+        status: Status::Success,
+    }
+}
+
+/// Decodes the character at `cursor` with the same result as
+/// [`next_utf8_char_reference`] in code point, cursor and status.
+///
+/// ASCII and well-formed two-, three- and four-byte sequences are decoded
+/// here without a call; anything invalid or truncated goes to the reference
+/// decoder, which is kept cold and out of line so the common path stays
+/// small. Equality with the reference is checked exhaustively over every
+/// sequence of one to four bytes by the `exhaustive` test.
+///
+/// # Examples
+///
+/// ```
+/// use phpxml::decode::{next_utf8_char, next_utf8_char_reference};
+///
+/// for input in [&b"\xD0\x96"[..], b"\xE0\x80\x80", b"\xF0\x9F\x98\x80", b"\xC2"] {
+///     assert_eq!(next_utf8_char(input, 0), next_utf8_char_reference(input, 0));
+/// }
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn next_utf8_char(bytes: &[u8], cursor: usize) -> NextChar {
+    if let Some(&c) = bytes.get(cursor) {
+        if c < 0x80 {
+            return success(u32::from(c), cursor + 1);
+        }
+        let rest = &bytes[cursor + 1..];
+        // Two bytes, the common case in Latin, Greek, Cyrillic, Hebrew and
+        // Arabic text: lead C2..DF (C0/C1 would be overlong).
+        if c.wrapping_sub(0xC2) < 0x1E {
+            if let Some(&s1) = rest.first() {
+                if is_trail(s1) {
+                    let cp = (u32::from(c & 0x1F) << 6) | u32::from(s1 & 0x3F);
+                    return success(cp, cursor + 2);
+                }
+            }
+        } else if let [s1, s2, ..] = *rest {
+            if c & 0xF0 == 0xE0 {
+                if is_trail(s1) && is_trail(s2) {
+                    let cp = (u32::from(c & 0x0F) << 12)
+                        | (u32::from(s1 & 0x3F) << 6)
+                        | u32::from(s2 & 0x3F);
+                    // Not overlong, not a surrogate.
+                    if cp >= 0x800 && cp & 0xF800 != 0xD800 {
+                        return success(cp, cursor + 3);
+                    }
+                }
+            } else if c.wrapping_sub(0xF0) < 5 {
+                if let Some(&s3) = rest.get(2) {
+                    if is_trail(s1) && is_trail(s2) && is_trail(s3) {
+                        let cp = (u32::from(c & 0x07) << 18)
+                            | (u32::from(s1 & 0x3F) << 12)
+                            | (u32::from(s2 & 0x3F) << 6)
+                            | u32::from(s3 & 0x3F);
+                        // Not overlong, not above U+10FFFF.
+                        if cp.wrapping_sub(0x10000) < 0x10_0000 {
+                            return success(cp, cursor + 4);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    fallback(bytes, cursor)
+}
+
+/// Everything the straight path does not accept: invalid, truncated, or the
+/// cursor at the end.
+#[cold]
+#[inline(never)]
+fn fallback(bytes: &[u8], cursor: usize) -> NextChar {
+    next_utf8_char_reference(bytes, cursor)
+}
