@@ -26,4 +26,9 @@
 
 #![deny(missing_docs)]
 
+#[allow(dead_code)] // wired up by the parser
+mod core;
 pub mod decode;
+mod php;
+#[allow(dead_code)] // wired up by the parser
+mod sax;

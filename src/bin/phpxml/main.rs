@@ -1,6 +1,7 @@
 //! The `phpxml` command line: see `phpxml --help`.
 
 mod convert;
+mod parse;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("decode") => convert::decode(&args[1..]),
         Some("encode") => convert::encode(&args[1..]),
+        Some("struct") => parse::structure(&args[1..]),
+        Some("trace") => parse::trace(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             Ok(())

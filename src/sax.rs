@@ -1,0 +1,75 @@
+//! The seam between the libxml2-compatible parser core and PHP's layer.
+//!
+//! The core ([`crate::core`]) plays the part of libxml2 plus PHP's
+//! `ext/xml/compat.c`: it tokenizes, checks well-formedness, expands
+//! entities, tracks positions and error codes, and calls a [`Sax`] sink
+//! with UTF-8 bytes. PHP's layer ([`crate::php`]) plays `ext/xml/xml.c`:
+//! it converts to the target encoding, folds case, skips tag starts,
+//! builds `xml_parse_into_struct()`'s arrays and calls the user's handlers.
+
+/// Which PHP handlers have been set on the parser (`xml_set_*_handler()`,
+/// even to `null`) or installed by `xml_parse_into_struct()`.
+///
+/// libxml2's compat layer routes events by what is set: for example text
+/// goes to the default handler only when no character-data handler is set,
+/// and comments reach only the default handler.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Installed {
+    pub element: bool,
+    pub character_data: bool,
+    pub processing_instruction: bool,
+    pub default: bool,
+    pub unparsed_entity_decl: bool,
+    pub notation_decl: bool,
+    pub external_entity_ref: bool,
+    pub start_namespace_decl: bool,
+    pub end_namespace_decl: bool,
+}
+
+/// One attribute of a start tag: name and value as UTF-8 bytes, the value
+/// normalized and entity-expanded.
+pub(crate) type Attribute<'a> = (&'a [u8], &'a [u8]);
+
+/// What the core delivers, in document order, as compat.c calls PHP's
+/// `_xml_*_handler` functions. All strings are UTF-8 as libxml2 gives them;
+/// `None` is a NULL pointer (PHP turns it into `false`).
+///
+/// The core calls a method only when compat.c would, given [`Installed`]:
+/// it never calls `default` for text while a character-data handler is set,
+/// and never calls `end_namespace_decl` (libxml2 never does).
+pub(crate) trait Sax {
+    /// A start tag. In namespace mode `name` is `URI + sep + local` (or the
+    /// bare local name without a namespace) and attributes likewise.
+    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]);
+    /// An end tag (also the synthesized end of an empty-element tag).
+    fn end_element(&mut self, name: &[u8]);
+    /// Character data, in the pieces libxml2 delivers.
+    fn character_data(&mut self, data: &[u8]);
+    /// A processing instruction; `data` is `None` when it has none.
+    fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>);
+    /// Text for the default handler: comments, entity references, and
+    /// whatever compat.c sends there when the specific handler is not set.
+    fn default(&mut self, data: &[u8]);
+    /// `<!ENTITY name SYSTEM "..." NDATA notation>`; base is always NULL on
+    /// libxml2.
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &[u8],
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+        notation: Option<&[u8]>,
+    );
+    /// `<!NOTATION ...>`; base is always NULL on libxml2.
+    fn notation_decl(&mut self, name: &[u8], system_id: Option<&[u8]>, public_id: Option<&[u8]>);
+    /// A reference to an external parsed entity. compat.c passes `""` as
+    /// base. Returning `false` stops the parse with error 21.
+    fn external_entity_ref(
+        &mut self,
+        open_entity_names: &[u8],
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) -> bool;
+    /// A namespace declaration, before the start tag that holds it; prefix
+    /// `None` for the default namespace.
+    fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]);
+}
