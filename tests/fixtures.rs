@@ -163,18 +163,14 @@ fn diff_excerpt(expected: &[u8], got: &[u8]) -> String {
     let (e, g) = (lines(expected), lines(got));
     let i = first_difference(&e, &g);
     let mut s = format!("    first difference at line {}:\n", i + 1);
-    for k in i.saturating_sub(2)..i {
-        let _ = writeln!(s, "      {}", e[k]);
+    for l in &e[i.saturating_sub(2)..i] {
+        let _ = writeln!(s, "      {l}");
     }
-    for k in i..(i + 3) {
-        if let Some(l) = e.get(k) {
-            let _ = writeln!(s, "    - {l}");
-        }
+    for l in e.iter().skip(i).take(3) {
+        let _ = writeln!(s, "    - {l}");
     }
-    for k in i..(i + 3) {
-        if let Some(l) = g.get(k) {
-            let _ = writeln!(s, "    + {l}");
-        }
+    for l in g.iter().skip(i).take(3) {
+        let _ = writeln!(s, "    + {l}");
     }
     s
 }

@@ -14,3 +14,6 @@ pub use handler::{Handler, HandlerSet};
 pub use options::{OptionValue, XmlOption, int_cast};
 pub use parser::Parser;
 pub use structure::{Entry, EntryType, Struct};
+
+#[cfg(test)]
+mod tests;
