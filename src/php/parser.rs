@@ -218,13 +218,25 @@ impl Parser {
     /// `handler` as PHP calls its handlers. Returns PHP's 1 as `true`, 0 as
     /// `false` (the document is malformed; see [`Parser::error_code`]). A
     /// chunk that ends in the middle of something is fine until `is_final`.
+    ///
+    /// After [`parse_into_struct`](Parser::parse_into_struct) PHP keeps the
+    /// arrays bound to the parser and goes on filling them (and counting
+    /// index positions) on every later `xml_parse()`; so does this parser,
+    /// out of sight, until the next `parse_into_struct`, whose index
+    /// positions therefore continue from there as in PHP.
     pub fn parse<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
         chunk: &[u8],
         is_final: bool,
     ) -> bool {
-        self.run(handler, None, chunk, is_final)
+        if !self.struct_installed {
+            return self.run(handler, None, chunk, is_final);
+        }
+        let mut builder = std::mem::take(&mut self.builder);
+        let ok = self.run(handler, Some(&mut builder), chunk, is_final);
+        self.builder = builder;
+        ok
     }
 
     /// `xml_parse_into_struct(parser, data, values, index)` with no

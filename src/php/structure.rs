@@ -107,14 +107,20 @@ impl Builder {
     }
 
     /// The arrays built by this call.
+    ///
+    /// PHP keeps the arrays bound afterwards: later `xml_parse()` calls go
+    /// on filling them and counting positions. The caller has its copy, so
+    /// only what decides the counting stays: the last entry, if it is text
+    /// that later text merges into.
     pub(crate) fn finish(&mut self, ok: bool) -> Struct {
         self.ctag = None;
+        let values = std::mem::take(&mut self.values);
+        let index = std::mem::take(&mut self.index);
         self.index_slots.clear();
-        Struct {
-            ok,
-            values: std::mem::take(&mut self.values),
-            index: std::mem::take(&mut self.index),
+        if let Some(last) = values.last().filter(|e| e.kind == EntryType::Cdata) {
+            self.values.push(last.clone());
         }
+        Struct { ok, values, index }
     }
 
     /// `_xml_add_to_info()`.
