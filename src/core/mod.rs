@@ -1,16 +1,261 @@
 //! The libxml2-compatible push parser core (libxml2 2.9.14 as PHP's
-//! `ext/xml/compat.c` drives it), on quick-xml's tokenizer.
+//! `ext/xml/compat.c` drives it).
 //!
-//! Placeholder with the final interface; the implementation lands with the
-//! parser.
+//! The core keeps libxml2's push model: input is appended to a buffer, and
+//! each construct is parsed once enough of it is there (or at once when the
+//! chunk is final). Positions, error numbers and the moment parsing stops
+//! follow libxml2's parser, because PHP reports exactly those. Lookahead for
+//! start tags uses quick-xml's resumable quote-aware scanner
+//! ([`quick_xml::parser::ElementParser`]), so that a start tag fed one byte at
+//! a time is scanned once, not once per byte.
+//!
+//! Layout: [`input`] holds the buffer, cursor and position counting;
+//! [`content`] the element content (tags, text, references, comments, PIs);
+//! [`prolog`] the XML declaration, DOCTYPE and internal subset; [`chars`]
+//! the character classes.
+
+mod chars;
+mod content;
+mod encoding;
+mod input;
+mod prolog;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
 
 use crate::sax::{Installed, Sax};
+
+/// libxml2 error numbers used by the core (`xmlParserErrors`).
+#[allow(missing_docs)]
+pub(crate) mod err {
+    pub const INTERNAL_ERROR: i32 = 1;
+    pub const DOCUMENT_START: i32 = 3;
+    pub const DOCUMENT_EMPTY: i32 = 4;
+    pub const DOCUMENT_END: i32 = 5;
+    pub const INVALID_HEX_CHARREF: i32 = 6;
+    pub const INVALID_DEC_CHARREF: i32 = 7;
+    pub const INVALID_CHARREF: i32 = 8;
+    pub const INVALID_CHAR: i32 = 9;
+    pub const PEREF_NO_NAME: i32 = 24;
+    pub const PEREF_SEMICOL_MISSING: i32 = 25;
+    pub const ENTITYREF_SEMICOL_MISSING: i32 = 23;
+    pub const UNDECLARED_ENTITY: i32 = 26;
+    pub const WAR_UNDECLARED_ENTITY: i32 = 27;
+    pub const UNPARSED_ENTITY: i32 = 28;
+    pub const ENTITY_IS_EXTERNAL: i32 = 29;
+    pub const ENTITY_IS_PARAMETER: i32 = 30;
+    pub const UNSUPPORTED_ENCODING: i32 = 32;
+    pub const STRING_NOT_STARTED: i32 = 33;
+    pub const STRING_NOT_CLOSED: i32 = 34;
+    pub const ENTITY_NOT_STARTED: i32 = 36;
+    pub const ENTITY_NOT_FINISHED: i32 = 37;
+    pub const LT_IN_ATTRIBUTE: i32 = 38;
+    pub const ATTRIBUTE_NOT_STARTED: i32 = 39;
+    pub const ATTRIBUTE_NOT_FINISHED: i32 = 40;
+    pub const ATTRIBUTE_WITHOUT_VALUE: i32 = 41;
+    pub const ATTRIBUTE_REDEFINED: i32 = 42;
+    pub const LITERAL_NOT_STARTED: i32 = 43;
+    pub const LITERAL_NOT_FINISHED: i32 = 44;
+    pub const COMMENT_NOT_FINISHED: i32 = 45;
+    pub const PI_NOT_STARTED: i32 = 46;
+    pub const PI_NOT_FINISHED: i32 = 47;
+    pub const NOTATION_NOT_STARTED: i32 = 48;
+    pub const NOTATION_NOT_FINISHED: i32 = 49;
+    pub const ATTLIST_NOT_STARTED: i32 = 50;
+    pub const ATTLIST_NOT_FINISHED: i32 = 51;
+    pub const ELEMCONTENT_NOT_STARTED: i32 = 54;
+    pub const XMLDECL_NOT_FINISHED: i32 = 57;
+    pub const EXT_SUBSET_NOT_FINISHED: i32 = 60;
+    pub const DOCTYPE_NOT_FINISHED: i32 = 61;
+    pub const MISPLACED_CDATA_END: i32 = 62;
+    pub const CDATA_NOT_FINISHED: i32 = 63;
+    pub const RESERVED_XML_NAME: i32 = 64;
+    pub const SPACE_REQUIRED: i32 = 65;
+    pub const NAME_REQUIRED: i32 = 68;
+    pub const URI_REQUIRED: i32 = 70;
+    pub const PUBID_REQUIRED: i32 = 71;
+    pub const GT_REQUIRED: i32 = 73;
+    pub const LTSLASH_REQUIRED: i32 = 74;
+    pub const EQUAL_REQUIRED: i32 = 75;
+    pub const TAG_NAME_MISMATCH: i32 = 76;
+    pub const TAG_NOT_FINISHED: i32 = 77;
+    pub const STANDALONE_VALUE: i32 = 78;
+    pub const ENCODING_NAME: i32 = 79;
+    pub const HYPHEN_IN_COMMENT: i32 = 80;
+    pub const INVALID_ENCODING: i32 = 81;
+    pub const VALUE_REQUIRED: i32 = 84;
+    pub const NOT_WELL_BALANCED: i32 = 85;
+    pub const ENTITY_PE_INTERNAL: i32 = 88;
+    pub const ENTITY_LOOP: i32 = 89;
+    pub const WAR_NS_URI: i32 = 99;
+    pub const VERSION_MISSING: i32 = 96;
+    pub const WAR_UNKNOWN_VERSION: i32 = 97;
+    pub const UNKNOWN_VERSION: i32 = 108;
+    pub const NAME_TOO_LONG: i32 = 110;
+    pub const USER_STOP: i32 = 111;
+    pub const NS_ERR_XML_NAMESPACE: i32 = 200;
+    pub const NS_ERR_UNDEFINED_NAMESPACE: i32 = 201;
+    pub const NS_ERR_QNAME: i32 = 202;
+    pub const NS_ERR_ATTRIBUTE_REDEFINED: i32 = 203;
+    pub const NS_ERR_COLON: i32 = 205;
+    /// compat.c: the external entity handler returned false.
+    pub const EXTERNAL_ENTITY_HANDLING: i32 = 21;
+}
+
+/// Severity of the last error raised (`ctxt->lastError.level`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    #[default]
+    None,
+    Warning,
+    Error,
+    Fatal,
+}
+
+/// libxml2's push parser states (`xmlParserInputState`), the ones the push
+/// loop dispatches on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Start,
+    Misc,
+    Prolog,
+    Dtd,
+    StartTag,
+    Content,
+    EndTag,
+    CData,
+    Epilog,
+    Eof,
+}
+
+/// What `ctxt->instate` says while a sub-parser runs; compat.c's entity
+/// lookup depends on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Sub {
+    #[default]
+    None,
+    AttributeValue,
+    EntityValue,
+}
+
+/// `ctxt->progressive` as the push loop uses it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Progressive {
+    #[default]
+    Off,
+    On,
+    Pi,
+    Comment,
+    Dtd,
+    StartTag,
+}
+
+/// Entity kinds (`xmlEntityType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EntityKind {
+    InternalGeneral,
+    ExternalGeneralParsed,
+    ExternalGeneralUnparsed,
+    InternalParameter,
+    ExternalParameter,
+    Predefined,
+}
+
+/// A declared entity.
+#[derive(Clone, Debug)]
+struct Entity {
+    kind: EntityKind,
+    name: Vec<u8>,
+    content: Vec<u8>,
+    system_id: Option<Vec<u8>>,
+    public_id: Option<Vec<u8>>,
+    /// `ent->checked`: 0 not yet expanded; else 2×(entities inside) | has '<'.
+    checked: u64,
+}
+
+/// An open element.
+#[derive(Clone, Debug)]
+struct OpenTag {
+    /// The qualified name as written (SAX1) or the local name (SAX2).
+    name: Vec<u8>,
+    prefix: Option<Vec<u8>>,
+    uri: Option<Vec<u8>>,
+    /// Namespace bindings this element pushed.
+    ns_count: usize,
+    line: u64,
+}
+
+/// Attribute default declared by ATTLIST (SAX2 only).
+#[derive(Clone, Debug)]
+struct DefaultAttr {
+    prefix: Option<Vec<u8>>,
+    local: Vec<u8>,
+    value: Vec<u8>,
+}
 
 /// One document being parsed, fed in chunks.
 #[derive(Debug, Default)]
 pub(crate) struct Core {
     namespace_separator: Option<u8>,
+    installed: Installed,
+
+    // --- input (libxml2 `xmlParserInput`) ---
+    /// Decoded (UTF-8) input from libxml2's `base` on.
+    buf: Vec<u8>,
+    /// Cursor in `buf`.
+    cur: usize,
+    /// `input->consumed`: bytes dropped before `buf[0]`.
+    consumed: u64,
+    line: u64,
+    col: u64,
+    /// `ctxt->charset` is still UTF-8 (an encoding error switches to Latin-1).
+    utf8: bool,
+    /// Source decoding state.
+    enc: encoding::Decoder,
+
+    // --- parser state ---
+    state: State,
+    sub: Sub,
+    progressive: Progressive,
+    check_index: usize,
     error_code: i32,
+    disable_sax: bool,
+    well_formed: bool,
+    last_level: Level,
+    halted: bool,
+    started: bool,
+
+    names: Vec<OpenTag>,
+    /// Namespace bindings in scope: (prefix, uri).
+    ns: Vec<(Option<Vec<u8>>, Vec<u8>)>,
+
+    // --- DTD ---
+    in_subset: u8,
+    standalone: i32,
+    has_external_subset: bool,
+    has_pe_refs: bool,
+    entities: HashMap<Vec<u8>, Entity>,
+    pentities: HashMap<Vec<u8>, Entity>,
+    defaults: HashMap<Vec<u8>, Vec<DefaultAttr>>,
+    /// Attributes declared with a non-CDATA type: (element, attribute).
+    special: HashMap<(Vec<u8>, Vec<u8>), ()>,
+    nb_entities: u64,
+    depth: u32,
+    size_entcopy: u64,
+
+    // --- push lookahead (libxml2 xmlParseGetLasts, kept incrementally) ---
+    last_lt: Option<usize>,
+    gt_after_lt: Option<usize>,
+    gt_before_lt: Option<usize>,
+    last_gt_any: Option<usize>,
+    gt_scan: quick_xml::parser::ElementParser,
+    enc_error_reported: bool,
+    pending_enc_error: bool,
+    /// `&name;` the default handler gets while an attribute value is parsed
+    /// (compat.c's getEntity), sent before the start tag's events.
+    pending_default_refs: Vec<Vec<u8>>,
 }
 
 impl Core {
@@ -19,7 +264,11 @@ impl Core {
     pub(crate) fn new(namespace_separator: Option<u8>) -> Self {
         Self {
             namespace_separator,
-            error_code: 0,
+            line: 1,
+            col: 1,
+            utf8: true,
+            standalone: -1,
+            ..Self::default()
         }
     }
 
@@ -27,13 +276,14 @@ impl Core {
     /// returns `true` (PHP 1) or `false` (PHP 0) once an error is reported.
     pub(crate) fn parse(
         &mut self,
-        _sink: &mut impl Sax,
-        _installed: Installed,
-        _chunk: &[u8],
-        _is_final: bool,
+        sink: &mut impl Sax,
+        installed: Installed,
+        chunk: &[u8],
+        is_final: bool,
     ) -> bool {
-        let _ = self.namespace_separator;
-        false
+        self.installed = installed;
+        let ret = self.parse_chunk(sink, chunk, is_final);
+        ret == 0 && self.last_level <= Level::Warning
     }
 
     /// libxml2's error number, as `xml_get_error_code()` reports it.
@@ -43,16 +293,315 @@ impl Core {
 
     /// `xml_get_current_line_number()`.
     pub(crate) fn line(&self) -> u64 {
-        1
+        self.line
     }
 
     /// `xml_get_current_column_number()`.
     pub(crate) fn column(&self) -> u64 {
-        1
+        self.col
     }
 
     /// `xml_get_current_byte_index()`.
     pub(crate) fn byte_index(&self) -> i64 {
-        0
+        (self.consumed + self.cur as u64) as i64
     }
+
+    /// `xmlParseChunk`.
+    fn parse_chunk(&mut self, sink: &mut impl Sax, chunk: &[u8], terminate: bool) -> i32 {
+        if self.error_code != 0 && self.disable_sax {
+            return self.error_code;
+        }
+        if self.state == State::Eof {
+            return -1;
+        }
+        let mut data = chunk;
+        let mut end_in_cr = false;
+        if !data.is_empty() && !terminate && data[data.len() - 1] == b'\r' {
+            end_in_cr = true;
+            data = &data[..data.len() - 1];
+        }
+        let old_avail = self.buf.len();
+        if !data.is_empty() {
+            self.push_input(data, false);
+        }
+        let avail = self.buf.len();
+        let new = &self.buf[old_avail.min(avail)..];
+        if terminate
+            || old_avail == 0
+            || avail == 0
+            || avail > 10_000_000
+            || self.check_transition(new)
+        {
+            self.try_or_finish(sink, terminate);
+        }
+        if self.state == State::Eof {
+            return self.error_code;
+        }
+        if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
+            self.fatal(err::INTERNAL_ERROR);
+            self.halt();
+        }
+        if self.error_code != 0 && self.disable_sax {
+            return self.error_code;
+        }
+        if end_in_cr {
+            self.push_input(b"\r", false);
+        }
+        if terminate {
+            if terminate && self.enc.has_pending() {
+                self.push_input(&[], true);
+            }
+            let cur_avail = self.buf.len() - self.cur;
+            if self.state != State::Eof && self.state != State::Epilog {
+                self.fatal(err::DOCUMENT_END);
+            }
+            if self.state == State::Epilog && cur_avail > 0 {
+                self.fatal(err::DOCUMENT_END);
+            }
+            self.state = State::Eof;
+        }
+        if !self.well_formed {
+            self.error_code
+        } else {
+            0
+        }
+    }
+
+    /// `xmlParseCheckTransition`: whether new data can move the parser on.
+    fn check_transition(&self, new: &[u8]) -> bool {
+        let has_gt = || new.contains(&b'>');
+        if self.state == State::StartTag
+            || self.progressive == Progressive::Comment
+            || self.state == State::CData
+            || self.progressive == Progressive::Pi
+            || self.state == State::EndTag
+            || self.progressive == Progressive::Dtd
+            || self.state == State::Dtd
+        {
+            return has_gt();
+        }
+        true
+    }
+
+    // --- error reporting (parser.c's xmlFatalErr & co) ---
+
+    /// A fatal error: sets the number, stops SAX events.
+    fn fatal(&mut self, code: i32) {
+        if self.disable_sax && self.state == State::Eof {
+            return;
+        }
+        self.error_code = code;
+        self.last_level = Level::Fatal;
+        self.well_formed = false;
+        self.disable_sax = true;
+    }
+
+    /// A non-fatal error (`xmlErrMsgStr`, `xmlNsErr`, validity errors).
+    fn error(&mut self, code: i32) {
+        if self.disable_sax && self.state == State::Eof {
+            return;
+        }
+        self.error_code = code;
+        self.last_level = Level::Error;
+    }
+
+    /// A warning: does not change the error number.
+    fn warning(&mut self) {
+        if self.disable_sax && self.state == State::Eof {
+            return;
+        }
+        self.last_level = Level::Warning;
+    }
+
+    /// `xmlHaltParser`: no more parsing, the input is released.
+    fn halt(&mut self) {
+        self.state = State::Eof;
+        self.disable_sax = true;
+        self.halted = true;
+        self.consumed += 0;
+        self.buf = Vec::new();
+        self.cur = 0;
+    }
+
+    /// `xmlStopParser`.
+    fn stop(&mut self) {
+        self.halt();
+        self.error_code = err::USER_STOP;
+    }
+
+    // --- compat.c's routing of SAX events to PHP's handlers ---
+
+    fn emit_characters(&mut self, sink: &mut impl Sax, data: &[u8]) {
+        if self.installed.character_data {
+            sink.character_data(data);
+        } else if self.installed.default {
+            sink.default(data);
+        }
+    }
+
+    fn emit_comment(&mut self, sink: &mut impl Sax, text: &[u8]) {
+        if self.installed.default {
+            let mut d = Vec::with_capacity(text.len() + 7);
+            d.extend_from_slice(b"<!--");
+            d.extend_from_slice(text);
+            d.extend_from_slice(b"-->");
+            sink.default(&d);
+        }
+    }
+
+    fn emit_pi(&mut self, sink: &mut impl Sax, target: &[u8], data: Option<&[u8]>) {
+        if self.installed.processing_instruction {
+            sink.processing_instruction(target, data);
+        } else if self.installed.default {
+            let mut d = Vec::new();
+            d.extend_from_slice(b"<?");
+            d.extend_from_slice(target);
+            d.push(b' ');
+            d.extend_from_slice(data.unwrap_or(b"(null)"));
+            d.extend_from_slice(b"?>");
+            sink.default(&d);
+        }
+    }
+
+    /// SAX1 start tag.
+    fn emit_start(&mut self, sink: &mut impl Sax, name: &[u8], atts: &[(Vec<u8>, Vec<u8>)]) {
+        if self.installed.element {
+            let list: Vec<(&[u8], &[u8])> =
+                atts.iter().map(|(n, v)| (n.as_slice(), v.as_slice())).collect();
+            sink.start_element(name, &list);
+        } else if self.installed.default {
+            let mut d = vec![b'<'];
+            d.extend_from_slice(name);
+            for (n, v) in atts {
+                d.push(b' ');
+                d.extend_from_slice(n);
+                d.extend_from_slice(b"=\"");
+                d.extend_from_slice(v);
+                d.push(b'"');
+            }
+            d.push(b'>');
+            sink.default(&d);
+        }
+    }
+
+    /// SAX1 end tag.
+    fn emit_end(&mut self, sink: &mut impl Sax, name: &[u8]) {
+        if self.installed.element {
+            sink.end_element(name);
+        } else if self.installed.default {
+            let mut d = b"</".to_vec();
+            d.extend_from_slice(name);
+            d.push(b'>');
+            sink.default(&d);
+        }
+    }
+
+    fn qualify(&self, local: &[u8], uri: Option<&[u8]>) -> Vec<u8> {
+        match uri {
+            Some(u) => {
+                let mut q = u.to_vec();
+                if let Some(sep) = self.namespace_separator
+                    && sep != 0
+                {
+                    q.push(sep);
+                }
+                q.extend_from_slice(local);
+                q
+            }
+            None => local.to_vec(),
+        }
+    }
+
+    /// SAX2 start tag (`_start_element_handler_ns`).
+    #[allow(clippy::too_many_arguments)]
+    fn emit_start_ns(
+        &mut self,
+        sink: &mut impl Sax,
+        local: &[u8],
+        prefix: Option<&[u8]>,
+        uri: Option<&[u8]>,
+        nsdecls: &[(Option<Vec<u8>>, Vec<u8>)],
+        atts: &[NsAttr],
+    ) {
+        if !nsdecls.is_empty() && self.installed.start_namespace_decl {
+            for (p, u) in nsdecls {
+                sink.start_namespace_decl(p.as_deref(), u);
+            }
+        }
+        if self.installed.element {
+            let name = self.qualify(local, uri);
+            let owned: Vec<(Vec<u8>, Vec<u8>)> = atts
+                .iter()
+                .map(|a| {
+                    let n = if a.prefix.is_some() {
+                        self.qualify(&a.local, a.uri.as_deref())
+                    } else {
+                        a.local.clone()
+                    };
+                    (n, a.value.clone())
+                })
+                .collect();
+            let list: Vec<(&[u8], &[u8])> =
+                owned.iter().map(|(n, v)| (n.as_slice(), v.as_slice())).collect();
+            sink.start_element(&name, &list);
+        } else if self.installed.default {
+            let mut d = vec![b'<'];
+            if let Some(p) = prefix {
+                d.extend_from_slice(p);
+                d.push(b':');
+            }
+            d.extend_from_slice(local);
+            for (p, u) in nsdecls {
+                match p {
+                    Some(p) => {
+                        d.extend_from_slice(b" xmlns:");
+                        d.extend_from_slice(p);
+                    }
+                    None => d.extend_from_slice(b" xmlns"),
+                }
+                d.extend_from_slice(b"=\"");
+                d.extend_from_slice(u);
+                d.push(b'"');
+            }
+            for a in atts {
+                d.push(b' ');
+                if let Some(p) = &a.prefix {
+                    d.extend_from_slice(p);
+                    d.push(b':');
+                }
+                d.extend_from_slice(&a.local);
+                d.extend_from_slice(b"=\"");
+                d.extend_from_slice(&a.value);
+                d.push(b'"');
+            }
+            d.push(b'>');
+            sink.default(&d);
+        }
+    }
+
+    /// SAX2 end tag (`_end_element_handler_ns`).
+    fn emit_end_ns(&mut self, sink: &mut impl Sax, local: &[u8], prefix: Option<&[u8]>, uri: Option<&[u8]>) {
+        if self.installed.element {
+            let name = self.qualify(local, uri);
+            sink.end_element(&name);
+        } else if self.installed.default {
+            let mut d = b"</".to_vec();
+            if let Some(p) = prefix {
+                d.extend_from_slice(p);
+                d.push(b':');
+            }
+            d.extend_from_slice(local);
+            d.push(b'>');
+            sink.default(&d);
+        }
+    }
+}
+
+/// A SAX2 attribute.
+#[derive(Clone, Debug)]
+struct NsAttr {
+    local: Vec<u8>,
+    prefix: Option<Vec<u8>>,
+    uri: Option<Vec<u8>>,
+    value: Vec<u8>,
 }

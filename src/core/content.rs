@@ -1,0 +1,1647 @@
+//! Element content: names, start and end tags, attribute values, character
+//! data, references, comments, processing instructions and CDATA sections,
+//! with libxml2 2.9.14's error numbers and position counting.
+
+use super::chars::{
+    is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char, is_char, is_name_char, is_name_start,
+    push_utf8,
+};
+use super::input::BIG_BUFFER_SIZE;
+use super::{Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
+use crate::sax::Sax;
+
+/// `XML_MAX_NAME_LENGTH`.
+const MAX_NAME_LENGTH: usize = 50_000;
+/// `XML_MAX_TEXT_LENGTH`.
+const MAX_TEXT_LENGTH: usize = 10_000_000;
+
+const XML_NS: &[u8] = b"http://www.w3.org/XML/1998/namespace";
+
+impl Core {
+    // ------------------------------------------------------------------
+    // Names
+    // ------------------------------------------------------------------
+
+    /// `xmlParseName`.
+    pub(super) fn parse_name(&mut self) -> Option<Vec<u8>> {
+        let start = self.cur;
+        let mut i = start;
+        if is_ascii_name_start(self.at(i)) {
+            i += 1;
+            while is_ascii_name_char(self.at(i)) {
+                i += 1;
+            }
+            let b = self.at(i);
+            if b > 0 && b < 0x80 {
+                let count = i - start;
+                if count > MAX_NAME_LENGTH {
+                    self.fatal(err::NAME_TOO_LONG);
+                    return None;
+                }
+                let name = self.buf[start..i].to_vec();
+                self.cur = i;
+                self.col += count as u64;
+                return Some(name);
+            }
+        }
+        self.parse_name_complex(false)
+    }
+
+    /// `xmlParseNameComplex` / `xmlParseNCNameComplex` (`nc`: no colons).
+    fn parse_name_complex(&mut self, nc: bool) -> Option<Vec<u8>> {
+        if self.state == State::Eof {
+            return None;
+        }
+        let start = self.cur;
+        let (mut c, mut l) = self.cur_char();
+        if !is_name_start(c) || (nc && c == u32::from(b':')) {
+            return None;
+        }
+        let mut len = 0usize;
+        loop {
+            len += l;
+            self.nextl(l);
+            (c, l) = self.cur_char();
+            if !(is_name_char(c) && !(nc && c == u32::from(b':'))) {
+                break;
+            }
+        }
+        if len > MAX_NAME_LENGTH {
+            self.fatal(err::NAME_TOO_LONG);
+            return None;
+        }
+        let end = (start + len).min(self.buf.len());
+        Some(self.buf[start..end].to_vec())
+    }
+
+    /// `xmlParseNCName`.
+    fn parse_ncname(&mut self) -> Option<Vec<u8>> {
+        let start = self.cur;
+        let mut i = start;
+        let b = self.at(i);
+        if (b.is_ascii_alphabetic() || b == b'_') && i < self.buf.len() {
+            i += 1;
+            while i < self.buf.len() && {
+                let b = self.buf[i];
+                b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.'
+            } {
+                i += 1;
+            }
+            if i < self.buf.len() {
+                let b = self.buf[i];
+                if b > 0 && b < 0x80 {
+                    let count = i - start;
+                    if count > MAX_NAME_LENGTH {
+                        self.fatal(err::NAME_TOO_LONG);
+                        return None;
+                    }
+                    let name = self.buf[start..i].to_vec();
+                    self.cur = i;
+                    self.col += count as u64;
+                    return Some(name);
+                }
+            }
+        }
+        self.parse_name_complex(true)
+    }
+
+    /// `xmlParseNmtoken` (used only for QName recovery).
+    fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
+        let start = self.cur;
+        let (mut c, mut l) = self.cur_char();
+        let mut any = false;
+        while is_name_char(c) {
+            any = true;
+            self.nextl(l);
+            (c, l) = self.cur_char();
+        }
+        if any { Some(self.buf[start..self.cur.min(self.buf.len())].to_vec()) } else { None }
+    }
+
+    /// `xmlParseQName`: (prefix, local).
+    fn parse_qname(&mut self) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
+        let Some(l) = self.parse_ncname() else {
+            if self.raw() == b':'
+                && let Some(l) = self.parse_name()
+            {
+                self.error(err::NS_ERR_QNAME);
+                return Some((None, l));
+            }
+            return None;
+        };
+        if self.raw() != b':' {
+            return Some((None, l));
+        }
+        self.next_char();
+        let p = l;
+        let Some(l) = self.parse_ncname() else {
+            if self.state == State::Eof {
+                return None;
+            }
+            self.error(err::NS_ERR_QNAME);
+            let tok = self.parse_nmtoken();
+            if self.state == State::Eof {
+                return None;
+            }
+            let mut q = p.clone();
+            q.push(b':');
+            if let Some(t) = tok {
+                q.extend_from_slice(&t);
+            }
+            return Some((None, q));
+        };
+        if self.raw() == b':' {
+            self.error(err::NS_ERR_QNAME);
+            self.next_char();
+            if let Some(tmp) = self.parse_name() {
+                let mut q = l.clone();
+                q.push(b':');
+                q.extend_from_slice(&tmp);
+                return Some((Some(p), q));
+            }
+            if self.state == State::Eof {
+                return None;
+            }
+            let mut q = l.clone();
+            q.push(b':');
+            return Some((Some(p), q));
+        }
+        Some((Some(p), l))
+    }
+
+    // ------------------------------------------------------------------
+    // Start tags
+    // ------------------------------------------------------------------
+
+    /// The START_TAG case of the push loop.
+    pub(super) fn start_tag_state(&mut self, sink: &mut impl Sax) {
+        let line = self.line;
+        let ns_before = self.ns.len();
+        let parsed = if self.namespace_separator.is_some() {
+            self.parse_start_tag2(sink).map(|(l, p, u)| (l, p, u))
+        } else {
+            self.parse_start_tag(sink).map(|n| (n, None, None))
+        };
+        if self.state == State::Eof {
+            return;
+        }
+        let Some((name, prefix, uri)) = parsed else {
+            self.halt();
+            return;
+        };
+        if self.raw() == b'/' && self.nxt(1) == b'>' {
+            self.skip(2);
+            if !self.disable_sax {
+                if self.namespace_separator.is_some() {
+                    self.emit_end_ns(sink, &name, prefix.as_deref(), uri.as_deref());
+                } else {
+                    self.emit_end(sink, &name);
+                }
+            }
+            self.ns.truncate(ns_before);
+            if self.state == State::Eof {
+                return;
+            }
+            self.state = if self.names.is_empty() { State::Epilog } else { State::Content };
+            self.progressive = Progressive::On;
+            return;
+        }
+        if self.raw() == b'>' {
+            self.next_char();
+        } else {
+            self.fatal(err::GT_REQUIRED);
+        }
+        self.names.push(OpenTag { name, prefix, uri, ns_count: self.ns.len() - ns_before, line });
+        self.state = State::Content;
+        self.progressive = Progressive::On;
+    }
+
+    /// `xmlParseStartTag` (SAX1): returns the element name.
+    fn parse_start_tag(&mut self, sink: &mut impl Sax) -> Option<Vec<u8>> {
+        if self.raw() != b'<' {
+            return None;
+        }
+        self.next1();
+        let Some(name) = self.parse_name() else {
+            self.fatal(err::NAME_REQUIRED);
+            return None;
+        };
+        self.skip_blanks();
+        let mut atts: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        while self.raw() != b'>'
+            && (self.raw() != b'/' || self.nxt(1) != b'>')
+            && is_byte_char(u32::from(self.raw()))
+            && self.state != State::Eof
+        {
+            let q = self.cur;
+            let cons = self.consumed;
+            let (attname, attvalue) = self.parse_attribute();
+            let had_name = attname.is_some();
+            let had_value = attvalue.is_some();
+            if let (Some(n), Some(v)) = (attname, attvalue) {
+                if atts.iter().any(|(an, _)| *an == n) {
+                    self.fatal(err::ATTRIBUTE_REDEFINED);
+                } else {
+                    atts.push((n, v));
+                }
+            }
+            if self.raw() == b'>' || (self.raw() == b'/' && self.nxt(1) == b'>') {
+                break;
+            }
+            if self.skip_blanks() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+            }
+            if cons == self.consumed && q == self.cur && !had_name && !had_value {
+                self.fatal(err::INTERNAL_ERROR);
+                break;
+            }
+        }
+        self.flush_default_refs(sink);
+        if !self.disable_sax {
+            self.emit_start(sink, &name, &atts);
+        }
+        Some(name)
+    }
+
+    /// Sends the `&name;` references compat.c routed to the default handler
+    /// while attribute values were parsed.
+    fn flush_default_refs(&mut self, sink: &mut impl Sax) {
+        for name in std::mem::take(&mut self.pending_default_refs) {
+            let mut d = vec![b'&'];
+            d.extend_from_slice(&name);
+            d.push(b';');
+            sink.default(&d);
+        }
+    }
+
+    /// `xmlParseAttribute` (SAX1).
+    fn parse_attribute(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+        let Some(name) = self.parse_name() else {
+            self.fatal(err::NAME_REQUIRED);
+            return (None, None);
+        };
+        self.skip_blanks();
+        if self.raw() == b'=' {
+            self.next_char();
+            self.skip_blanks();
+            let v = self.parse_att_value(false);
+            self.sub = Sub::None;
+            (Some(name), v)
+        } else {
+            self.fatal(err::ATTRIBUTE_WITHOUT_VALUE);
+            (None, None)
+        }
+    }
+
+    /// `xmlParseStartTag2` (SAX2, namespace mode): (local, prefix, uri).
+    #[allow(clippy::type_complexity)]
+    fn parse_start_tag2(&mut self, sink: &mut impl Sax) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>)> {
+        if self.raw() != b'<' {
+            return None;
+        }
+        self.next1();
+        let ns_base = self.ns.len();
+        let Some((prefix, local)) = self.parse_qname() else {
+            self.fatal(err::NAME_REQUIRED);
+            return None;
+        };
+        self.skip_blanks();
+        let mut atts: Vec<NsAttr> = Vec::new();
+        let mut nsdecls: Vec<(Option<Vec<u8>>, Vec<u8>)> = Vec::new();
+        while self.raw() != b'>'
+            && (self.raw() != b'/' || self.nxt(1) != b'>')
+            && is_byte_char(u32::from(self.raw()))
+            && self.state != State::Eof
+        {
+            let q = self.cur;
+            let cons = self.consumed;
+            let mut had_name = false;
+            let mut had_value = false;
+            match self.parse_qname() {
+                None => self.fatal(err::NAME_REQUIRED),
+                Some((aprefix, aname)) => {
+                    had_name = true;
+                    let normalize = self.is_special(&local, prefix.as_deref(), &aname, aprefix.as_deref());
+                    self.skip_blanks();
+                    if self.raw() == b'=' {
+                        self.next_char();
+                        self.skip_blanks();
+                        let v = self.parse_att_value(normalize);
+                        self.sub = Sub::None;
+                        if let Some(v) = v {
+                            had_value = true;
+                            self.add_ns_attr(aprefix, aname, v, &mut atts, &mut nsdecls);
+                        }
+                    } else {
+                        self.fatal(err::ATTRIBUTE_WITHOUT_VALUE);
+                        had_name = false;
+                    }
+                }
+            }
+            if self.state == State::Eof {
+                break;
+            }
+            if self.raw() == b'>' || (self.raw() == b'/' && self.nxt(1) == b'>') {
+                break;
+            }
+            if self.skip_blanks() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+                break;
+            }
+            if cons == self.consumed && q == self.cur && !had_name && !had_value {
+                self.fatal(err::INTERNAL_ERROR);
+                break;
+            }
+        }
+        // defaulted attributes from the DTD
+        let key = qname_key(prefix.as_deref(), &local);
+        if let Some(defs) = self.defaults.get(&key).cloned() {
+            for d in defs {
+                if d.prefix.is_none() && d.local == b"xmlns" {
+                    continue;
+                }
+                if d.prefix.as_deref() == Some(b"xmlns") {
+                    continue;
+                }
+                if atts.iter().any(|a| a.local == d.local && a.prefix == d.prefix) {
+                    continue;
+                }
+                atts.push(NsAttr { local: d.local.clone(), prefix: d.prefix.clone(), uri: None, value: d.value.clone() });
+            }
+        }
+        // resolve attribute prefixes and check duplicates
+        for i in 0..atts.len() {
+            let nsname = match atts[i].prefix.clone() {
+                Some(p) => {
+                    let u = self.lookup_ns(Some(&p));
+                    if u.is_none() {
+                        self.error(err::NS_ERR_UNDEFINED_NAMESPACE);
+                    }
+                    u
+                }
+                None => None,
+            };
+            atts[i].uri = nsname.clone();
+            for j in 0..i {
+                if atts[i].local == atts[j].local {
+                    if atts[i].prefix == atts[j].prefix {
+                        self.fatal(err::ATTRIBUTE_REDEFINED);
+                        break;
+                    }
+                    if nsname.is_some() && atts[j].uri == nsname {
+                        self.error(err::NS_ERR_ATTRIBUTE_REDEFINED);
+                        break;
+                    }
+                }
+            }
+        }
+        let uri = self.lookup_ns(prefix.as_deref());
+        if prefix.is_some() && uri.is_none() {
+            self.error(err::NS_ERR_UNDEFINED_NAMESPACE);
+        }
+        let _ = ns_base;
+        self.flush_default_refs(sink);
+        if !self.disable_sax {
+            self.emit_start_ns(sink, &local, prefix.as_deref(), uri.as_deref(), &nsdecls, &atts);
+        }
+        Some((local, prefix, uri))
+    }
+
+    /// Handles one parsed attribute in SAX2 mode: namespace declarations
+    /// are bound, others collected.
+    fn add_ns_attr(
+        &mut self,
+        aprefix: Option<Vec<u8>>,
+        aname: Vec<u8>,
+        value: Vec<u8>,
+        atts: &mut Vec<NsAttr>,
+        nsdecls: &mut Vec<(Option<Vec<u8>>, Vec<u8>)>,
+    ) {
+        if aprefix.is_none() && aname == b"xmlns" {
+            let url = value;
+            if !url.is_empty() {
+                if !valid_uri(&url) {
+                    self.error(err::WAR_NS_URI);
+                } else if !has_scheme(&url) {
+                    self.warning();
+                }
+                if url == XML_NS {
+                    self.error(err::NS_ERR_XML_NAMESPACE);
+                    return;
+                }
+                if url == b"http://www.w3.org/2000/xmlns/" {
+                    self.error(err::NS_ERR_XML_NAMESPACE);
+                    return;
+                }
+            }
+            if nsdecls.iter().any(|(p, _)| p.is_none()) {
+                self.fatal(err::ATTRIBUTE_REDEFINED);
+            } else {
+                self.ns.push((None, url.clone()));
+                nsdecls.push((None, url));
+            }
+        } else if aprefix.as_deref() == Some(b"xmlns") {
+            let url = value;
+            if aname == b"xml" {
+                if url != XML_NS {
+                    self.error(err::NS_ERR_XML_NAMESPACE);
+                }
+                return;
+            }
+            if url == XML_NS {
+                self.error(err::NS_ERR_XML_NAMESPACE);
+                return;
+            }
+            if aname == b"xmlns" {
+                self.error(err::NS_ERR_XML_NAMESPACE);
+                return;
+            }
+            if url == b"http://www.w3.org/2000/xmlns/" {
+                self.error(err::NS_ERR_XML_NAMESPACE);
+                return;
+            }
+            if url.is_empty() {
+                self.error(err::NS_ERR_XML_NAMESPACE);
+                return;
+            }
+            if !valid_uri(&url) {
+                self.error(err::WAR_NS_URI);
+            }
+            if nsdecls.iter().any(|(p, _)| p.as_deref() == Some(aname.as_slice())) {
+                self.fatal(err::ATTRIBUTE_REDEFINED);
+            } else {
+                self.ns.push((Some(aname.clone()), url.clone()));
+                nsdecls.push((Some(aname), url));
+            }
+        } else {
+            atts.push(NsAttr { local: aname, prefix: aprefix, uri: None, value });
+        }
+    }
+
+    /// `xmlGetNamespace`.
+    fn lookup_ns(&self, prefix: Option<&[u8]>) -> Option<Vec<u8>> {
+        if prefix == Some(b"xml") {
+            return Some(XML_NS.to_vec());
+        }
+        for (p, u) in self.ns.iter().rev() {
+            if p.as_deref() == prefix {
+                if prefix.is_none() && u.is_empty() {
+                    return None;
+                }
+                return Some(u.clone());
+            }
+        }
+        None
+    }
+
+    /// Whether an attribute was declared with a tokenized type (values are
+    /// then normalized).
+    fn is_special(&self, elem: &[u8], eprefix: Option<&[u8]>, att: &[u8], aprefix: Option<&[u8]>) -> bool {
+        if self.special.is_empty() {
+            return false;
+        }
+        let k = (qname_key(eprefix, elem), qname_key(aprefix, att));
+        self.special.contains_key(&k)
+    }
+
+    // ------------------------------------------------------------------
+    // Attribute values
+    // ------------------------------------------------------------------
+
+    /// `xmlParseAttValueInternal`.
+    pub(super) fn parse_att_value(&mut self, normalize: bool) -> Option<Vec<u8>> {
+        let limit = self.raw();
+        if limit != b'"' && limit != b'\'' {
+            self.fatal(err::ATTRIBUTE_NOT_STARTED);
+            return None;
+        }
+        self.sub = Sub::AttributeValue;
+        let mut line = self.line;
+        let mut col = self.col + 1;
+        let mut i = self.cur + 1;
+        let end = self.buf.len();
+        let mut start = i;
+        let last;
+        if normalize {
+            while i < end && self.buf[i] != limit && is_blank(self.buf[i]) {
+                if self.buf[i] == 0xA {
+                    line += 1;
+                    col = 1;
+                } else {
+                    col += 1;
+                }
+                i += 1;
+                start = i;
+            }
+            while i < end {
+                let b = self.buf[i];
+                if b == limit || !(0x20..=0x7F).contains(&b) || b == b'&' || b == b'<' {
+                    break;
+                }
+                col += 1;
+                i += 1;
+                if b == 0x20 && self.at(i) == 0x20 {
+                    break;
+                }
+            }
+            let mut l = i;
+            while l > start && self.buf[l - 1] == 0x20 {
+                l -= 1;
+            }
+            last = l;
+            while i < end && self.buf[i] != limit && is_blank(self.buf[i]) {
+                if self.buf[i] == 0xA {
+                    line += 1;
+                    col = 1;
+                } else {
+                    col += 1;
+                }
+                i += 1;
+            }
+            if i - start > MAX_TEXT_LENGTH {
+                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
+                return None;
+            }
+            if self.at(i) != limit {
+                return self.parse_att_value_complex(normalize);
+            }
+        } else {
+            while i < end {
+                let b = self.buf[i];
+                if b == limit || !(0x20..=0x7F).contains(&b) || b == b'&' || b == b'<' {
+                    break;
+                }
+                i += 1;
+                col += 1;
+            }
+            last = i;
+            if i - start > MAX_TEXT_LENGTH {
+                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
+                return None;
+            }
+            if self.at(i) != limit {
+                return self.parse_att_value_complex(normalize);
+            }
+        }
+        i += 1;
+        col += 1;
+        let v = self.buf[start..last].to_vec();
+        self.cur = i;
+        self.line = line;
+        self.col = col;
+        Some(v)
+    }
+
+    /// `xmlParseAttValueComplex`.
+    fn parse_att_value_complex(&mut self, normalize: bool) -> Option<Vec<u8>> {
+        let limit = self.raw();
+        self.sub = Sub::AttributeValue;
+        self.next_char();
+        let mut buf: Vec<u8> = Vec::new();
+        let mut in_space = false;
+        let (mut c, mut l) = self.cur_char();
+        while self.raw() != limit && is_char(c) && c != u32::from(b'<') && self.state != State::Eof {
+            if buf.len() > MAX_TEXT_LENGTH {
+                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
+                return None;
+            }
+            if c == u32::from(b'&') {
+                in_space = false;
+                if self.nxt(1) == b'#' {
+                    let val = self.parse_char_ref();
+                    if val != 0 {
+                        push_utf8(&mut buf, val);
+                    }
+                } else {
+                    let ent = self.parse_entity_ref::<NoSink>(None);
+                    self.nb_entities += 1;
+                    if let Some(name) = ent {
+                        self.append_entity_in_attr(&name, &mut buf);
+                        if self.state == State::Eof {
+                            return None;
+                        }
+                    }
+                }
+            } else {
+                if c == 0x20 || c == 0xD || c == 0xA || c == 0x9 {
+                    if !buf.is_empty() || !normalize {
+                        if !normalize || !in_space {
+                            buf.push(0x20);
+                        }
+                        in_space = true;
+                    }
+                } else {
+                    in_space = false;
+                    push_utf8(&mut buf, c);
+                }
+                self.nextl(l);
+            }
+            (c, l) = self.cur_char();
+        }
+        if self.state == State::Eof {
+            return None;
+        }
+        if in_space && normalize {
+            while buf.last() == Some(&0x20) {
+                buf.pop();
+            }
+        }
+        if self.raw() == b'<' {
+            self.fatal(err::LT_IN_ATTRIBUTE);
+        } else if self.raw() != limit {
+            if c != 0 && !is_char(c) {
+                self.fatal(err::INVALID_CHAR);
+            } else {
+                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
+            }
+        } else {
+            self.next_char();
+        }
+        Some(buf)
+    }
+
+    /// The entity part of `xmlParseAttValueComplex` (replaceEntities on).
+    fn append_entity_in_attr(&mut self, name: &[u8], buf: &mut Vec<u8>) {
+        let Some(ent) = self.find_entity(name) else { return };
+        if ent.kind == EntityKind::Predefined {
+            buf.push(ent.content[0]);
+            return;
+        }
+        self.depth += 1;
+        let rep = self.decode_entities(&ent.content.clone(), 0);
+        self.depth -= 1;
+        if let Some(rep) = rep {
+            for b in rep {
+                if b == 0xD || b == 0xA || b == 0x9 {
+                    buf.push(0x20);
+                } else {
+                    buf.push(b);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // End tags
+    // ------------------------------------------------------------------
+
+    /// `xmlParseEndTag1` / `xmlParseEndTag2`.
+    pub(super) fn parse_end_tag(&mut self, sink: &mut impl Sax) {
+        let sax2 = self.namespace_separator.is_some();
+        if self.raw() != b'<' || self.nxt(1) != b'/' {
+            self.fatal(err::LTSLASH_REQUIRED);
+            if sax2 {
+                if let Some(t) = self.names.pop() {
+                    let n = self.ns.len() - t.ns_count;
+                    self.ns.truncate(n);
+                }
+            }
+            return;
+        }
+        self.skip(2);
+        let Some(tag) = self.names.last().cloned() else { return };
+        let matched = self.parse_name_and_compare(&tag.name, tag.prefix.as_deref());
+        if self.state == State::Eof {
+            return;
+        }
+        self.skip_blanks();
+        if !is_byte_char(u32::from(self.raw())) || self.raw() != b'>' {
+            self.fatal(err::GT_REQUIRED);
+        } else {
+            self.next1();
+        }
+        if !matched {
+            self.fatal(err::TAG_NAME_MISMATCH);
+        }
+        if !self.disable_sax {
+            if sax2 {
+                self.emit_end_ns(sink, &tag.name, tag.prefix.as_deref(), tag.uri.as_deref());
+            } else {
+                self.emit_end(sink, &tag.name);
+            }
+        }
+        self.names.pop();
+        let n = self.ns.len() - tag.ns_count;
+        self.ns.truncate(n);
+    }
+
+    /// `xmlParseNameAndCompare` / `xmlParseQNameAndCompare`: true on a match.
+    fn parse_name_and_compare(&mut self, name: &[u8], prefix: Option<&[u8]>) -> bool {
+        let mut i = self.cur;
+        if let Some(p) = prefix {
+            let mut k = 0;
+            while k < p.len() && self.at(i) == p[k] && self.at(i) != 0 {
+                i += 1;
+                k += 1;
+            }
+            if k == p.len() && self.at(i) == b':' {
+                i += 1;
+                let mut k = 0;
+                while k < name.len() && self.at(i) == name[k] && self.at(i) != 0 {
+                    i += 1;
+                    k += 1;
+                }
+                if k == name.len() && (self.at(i) == b'>' || is_blank(self.at(i))) {
+                    self.col += (i - self.cur) as u64;
+                    self.cur = i;
+                    return true;
+                }
+            }
+            return match self.parse_qname() {
+                Some((p2, l)) => l == name && p2.as_deref() == Some(p),
+                None => false,
+            };
+        }
+        let mut k = 0;
+        while k < name.len() && self.at(i) == name[k] && self.at(i) != 0 {
+            i += 1;
+            k += 1;
+        }
+        if k == name.len() && (self.at(i) == b'>' || is_blank(self.at(i))) {
+            self.col += (i - self.cur) as u64;
+            self.cur = i;
+            return true;
+        }
+        match self.parse_name() {
+            Some(n) => n == name && self.namespace_separator.is_none(),
+            None => false,
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Character data
+    // ------------------------------------------------------------------
+
+    /// `xmlParseCharData(ctxt, 0)`.
+    pub(super) fn parse_char_data(&mut self, sink: &mut impl Sax) {
+        let mut line = self.line;
+        let mut col = self.col;
+        let mut i = self.cur;
+        loop {
+            // get_more_space
+            loop {
+                while self.at(i) == 0x20 {
+                    i += 1;
+                    self.col += 1;
+                }
+                if self.at(i) == 0xA {
+                    while self.at(i) == 0xA {
+                        self.line += 1;
+                        self.col = 1;
+                        i += 1;
+                    }
+                    continue;
+                }
+                break;
+            }
+            if self.at(i) == b'<' {
+                let n = i - self.cur;
+                if n > 0 {
+                    let s = self.cur;
+                    self.cur = i;
+                    let data = self.buf[s..i].to_vec();
+                    self.emit_characters(sink, &data);
+                }
+                return;
+            }
+            // get_more
+            loop {
+                let mut ccol = self.col;
+                while is_plain_text(self.at(i)) {
+                    i += 1;
+                    ccol += 1;
+                }
+                self.col = ccol;
+                if self.at(i) == 0xA {
+                    while self.at(i) == 0xA {
+                        self.line += 1;
+                        self.col = 1;
+                        i += 1;
+                    }
+                    continue;
+                }
+                if self.at(i) == b']' {
+                    if self.at(i + 1) == b']' && self.at(i + 2) == b'>' {
+                        self.fatal(err::MISPLACED_CDATA_END);
+                        self.cur = i + 1;
+                        return;
+                    }
+                    i += 1;
+                    self.col += 1;
+                    continue;
+                }
+                break;
+            }
+            let n = i - self.cur;
+            if n > 0 {
+                let data = self.buf[self.cur..i].to_vec();
+                if is_blank(self.raw()) {
+                    self.cur = i;
+                }
+                self.emit_characters(sink, &data);
+                line = self.line;
+                col = self.col;
+                if self.state != State::Content {
+                    return;
+                }
+            }
+            self.cur = i;
+            if self.at(i) == 0xD && self.at(i + 1) == 0xA {
+                self.cur = i + 1;
+                i += 2;
+                self.line += 1;
+                self.col = 1;
+                continue;
+            }
+            if self.at(i) == b'<' || self.at(i) == b'&' {
+                return;
+            }
+            i = self.cur;
+            let b = self.at(i);
+            if !((0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A) {
+                break;
+            }
+        }
+        self.line = line;
+        self.col = col;
+        self.parse_char_data_complex(sink);
+    }
+
+    /// `xmlParseCharDataComplex`.
+    fn parse_char_data_complex(&mut self, sink: &mut impl Sax) {
+        let mut buf: Vec<u8> = Vec::with_capacity(BIG_BUFFER_SIZE + 5);
+        let (mut c, mut l) = self.cur_char();
+        while c != u32::from(b'<') && c != u32::from(b'&') && is_char(c) {
+            if c == u32::from(b']') && self.nxt(1) == b']' && self.nxt(2) == b'>' {
+                self.fatal(err::MISPLACED_CDATA_END);
+            }
+            push_utf8(&mut buf, c);
+            self.nextl(l);
+            (c, l) = self.cur_char();
+            if buf.len() >= BIG_BUFFER_SIZE {
+                if !self.disable_sax {
+                    self.emit_characters(sink, &buf);
+                }
+                buf.clear();
+                if self.state != State::Content {
+                    return;
+                }
+            }
+        }
+        if !buf.is_empty() && !self.disable_sax {
+            self.emit_characters(sink, &buf);
+        }
+        if c != 0 && !is_char(c) {
+            self.fatal(err::INVALID_CHAR);
+            self.nextl(l);
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // CDATA sections (push mode)
+    // ------------------------------------------------------------------
+
+    /// The CDATA_SECTION case of the push loop; false means "wait".
+    pub(super) fn cdata_state(&mut self, sink: &mut impl Sax) -> bool {
+        match self.lookup(b"]]>") {
+            None => {
+                if self.avail() >= BIG_BUFFER_SIZE + 2 {
+                    let tmp = check_cdata(&self.buf[self.cur..self.cur + BIG_BUFFER_SIZE], false);
+                    if tmp < 0 {
+                        self.cur += (-tmp) as usize;
+                        self.fatal(err::INVALID_CHAR);
+                        return false;
+                    }
+                    let tmp = tmp as usize;
+                    if !self.disable_sax {
+                        let d = self.buf[self.cur..self.cur + tmp].to_vec();
+                        self.emit_characters(sink, &d);
+                    }
+                    if self.state == State::Eof {
+                        return false;
+                    }
+                    self.skipl(tmp);
+                    self.check_index = 0;
+                }
+                false
+            }
+            Some(base) => {
+                let tmp = check_cdata(&self.buf[self.cur..self.cur + base], true);
+                if tmp < 0 || tmp as usize != base {
+                    self.cur += tmp.unsigned_abs() as usize;
+                    self.fatal(err::INVALID_CHAR);
+                    return false;
+                }
+                if base == 0 {
+                    if !self.disable_sax && self.cur >= 9 && &self.buf[self.cur - 9..self.cur] == b"<![CDATA[" {
+                        self.emit_characters(sink, b"");
+                    }
+                } else if !self.disable_sax {
+                    let d = self.buf[self.cur..self.cur + base].to_vec();
+                    self.emit_characters(sink, &d);
+                }
+                if self.state == State::Eof {
+                    return false;
+                }
+                self.skipl(base + 3);
+                self.check_index = 0;
+                self.state = State::Content;
+                true
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Comments and PIs
+    // ------------------------------------------------------------------
+
+    /// `xmlParseComment`.
+    pub(super) fn parse_comment(&mut self, sink: &mut impl Sax) {
+        if !(self.raw() == b'<' && self.nxt(1) == b'!' && self.nxt(2) == b'-' && self.nxt(3) == b'-') {
+            return;
+        }
+        self.skip(4);
+        self.shrink_macro();
+        let mut buf: Vec<u8> = Vec::new();
+        let mut i = self.cur;
+        loop {
+            if self.at(i) == 0xA {
+                while self.at(i) == 0xA {
+                    self.line += 1;
+                    self.col = 1;
+                    i += 1;
+                }
+            }
+            // get_more
+            loop {
+                let mut ccol = self.col;
+                loop {
+                    let b = self.at(i);
+                    if (b > b'-' && b <= 0x7F) || (b >= 0x20 && b < b'-') || b == 0x09 {
+                        i += 1;
+                        ccol += 1;
+                    } else {
+                        break;
+                    }
+                }
+                self.col = ccol;
+                if self.at(i) == 0xA {
+                    while self.at(i) == 0xA {
+                        self.line += 1;
+                        self.col = 1;
+                        i += 1;
+                    }
+                    continue;
+                }
+                let n = i - self.cur;
+                if n > 0 {
+                    buf.extend_from_slice(&self.buf[self.cur..i]);
+                }
+                if buf.len() > MAX_TEXT_LENGTH {
+                    self.fatal(err::COMMENT_NOT_FINISHED);
+                    return;
+                }
+                self.cur = i;
+                if self.at(i) == 0xA {
+                    i += 1;
+                    self.line += 1;
+                    self.col = 1;
+                }
+                if self.at(i) == 0xD && self.at(i + 1) == 0xA {
+                    self.cur = i + 1;
+                    i += 2;
+                    self.line += 1;
+                    self.col = 1;
+                    continue;
+                }
+                break;
+            }
+            self.shrink_macro();
+            i = self.cur;
+            if self.at(i) == b'-' {
+                if self.at(i + 1) == b'-' {
+                    if self.at(i + 2) == b'>' {
+                        self.skip(3);
+                        if !self.disable_sax {
+                            self.emit_comment(sink, &buf);
+                        }
+                        return;
+                    }
+                    self.fatal(err::HYPHEN_IN_COMMENT);
+                    if self.state == State::Eof {
+                        return;
+                    }
+                    i += 1;
+                    self.col += 1;
+                }
+                i += 1;
+                self.col += 1;
+                continue;
+            }
+            let b = self.at(i);
+            if !((0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A) {
+                break;
+            }
+        }
+        self.parse_comment_complex(sink, buf);
+    }
+
+    /// `xmlParseCommentComplex`.
+    fn parse_comment_complex(&mut self, sink: &mut impl Sax, mut buf: Vec<u8>) {
+        let (q, ql) = self.cur_char();
+        if q == 0 {
+            self.fatal(err::COMMENT_NOT_FINISHED);
+            return;
+        }
+        if !is_char(q) {
+            self.fatal(err::INVALID_CHAR);
+            return;
+        }
+        self.nextl(ql);
+        let (r, rl) = self.cur_char();
+        if r == 0 {
+            self.fatal(err::COMMENT_NOT_FINISHED);
+            return;
+        }
+        if !is_char(r) {
+            self.fatal(err::INVALID_CHAR);
+            return;
+        }
+        self.nextl(rl);
+        let (mut q, mut r, mut rl) = (q, r, rl);
+        let _ = &mut rl;
+        let (mut c, mut l) = self.cur_char();
+        if c == 0 {
+            self.fatal(err::COMMENT_NOT_FINISHED);
+            return;
+        }
+        while is_char(c) && (c != u32::from(b'>') || r != u32::from(b'-') || q != u32::from(b'-')) {
+            if r == u32::from(b'-') && q == u32::from(b'-') {
+                self.fatal(err::HYPHEN_IN_COMMENT);
+            }
+            if buf.len() > MAX_TEXT_LENGTH {
+                self.fatal(err::COMMENT_NOT_FINISHED);
+                return;
+            }
+            push_utf8(&mut buf, q);
+            q = r;
+            r = c;
+            rl = l;
+            self.nextl(l);
+            (c, l) = self.cur_char();
+        }
+        let _ = rl;
+        if c == 0 {
+            self.fatal(err::COMMENT_NOT_FINISHED);
+        } else if !is_char(c) {
+            self.fatal(err::INVALID_CHAR);
+        } else {
+            self.next_char();
+            if !self.disable_sax {
+                self.emit_comment(sink, &buf);
+            }
+        }
+    }
+
+    /// `xmlParsePITarget`.
+    fn parse_pi_target(&mut self) -> Option<Vec<u8>> {
+        let name = self.parse_name()?;
+        if name.len() >= 3 && name[..3].eq_ignore_ascii_case(b"xml") {
+            if name == b"xml" {
+                self.fatal(err::RESERVED_XML_NAME);
+                return Some(name);
+            } else if name.len() == 3 {
+                self.fatal(err::RESERVED_XML_NAME);
+                return Some(name);
+            }
+            if name != b"xml-stylesheet" && name != b"xml-model" {
+                self.warning();
+            }
+        }
+        if name.contains(&b':') {
+            self.error(err::NS_ERR_COLON);
+        }
+        Some(name)
+    }
+
+    /// `xmlParsePI`.
+    pub(super) fn parse_pi(&mut self, sink: &mut impl Sax) {
+        if !(self.raw() == b'<' && self.nxt(1) == b'?') {
+            return;
+        }
+        self.skip(2);
+        self.shrink_macro();
+        let Some(target) = self.parse_pi_target() else {
+            self.fatal(err::PI_NOT_STARTED);
+            return;
+        };
+        if self.raw() == b'?' && self.nxt(1) == b'>' {
+            self.skip(2);
+            if !self.disable_sax {
+                self.emit_pi(sink, &target, None);
+            }
+            return;
+        }
+        if self.skip_blanks() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        let mut buf: Vec<u8> = Vec::new();
+        let (mut c, mut l) = self.cur_char();
+        while is_char(c) && (c != u32::from(b'?') || self.nxt(1) != b'>') {
+            if buf.len() > MAX_TEXT_LENGTH {
+                self.fatal(err::PI_NOT_FINISHED);
+                return;
+            }
+            push_utf8(&mut buf, c);
+            self.nextl(l);
+            (c, l) = self.cur_char();
+        }
+        if c != u32::from(b'?') {
+            self.fatal(err::PI_NOT_FINISHED);
+        } else {
+            self.skip(2);
+            if !self.disable_sax {
+                self.emit_pi(sink, &target, Some(&buf));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // References
+    // ------------------------------------------------------------------
+
+    /// `xmlParseCharRef`: the code point, 0 on error.
+    pub(super) fn parse_char_ref(&mut self) -> u32 {
+        let mut val: u32 = 0;
+        let mut count = 0;
+        if self.raw() == b'&' && self.nxt(1) == b'#' && self.nxt(2) == b'x' {
+            self.skip(3);
+            while self.raw() != b';' {
+                if count > 20 {
+                    count = 0;
+                }
+                count += 1;
+                let c = self.raw();
+                if c.is_ascii_digit() {
+                    val = val * 16 + u32::from(c - b'0');
+                } else if (b'a'..=b'f').contains(&c) && count < 20 {
+                    val = val * 16 + u32::from(c - b'a') + 10;
+                } else if (b'A'..=b'F').contains(&c) && count < 20 {
+                    val = val * 16 + u32::from(c - b'A') + 10;
+                } else {
+                    self.fatal(err::INVALID_HEX_CHARREF);
+                    val = 0;
+                    break;
+                }
+                if val > 0x110000 {
+                    val = 0x110000;
+                }
+                self.next_char();
+                count += 1;
+            }
+            if self.raw() == b';' {
+                self.col += 1;
+                self.cur += 1;
+            }
+        } else if self.raw() == b'&' && self.nxt(1) == b'#' {
+            self.skip(2);
+            while self.raw() != b';' {
+                if count > 20 {
+                    count = 0;
+                }
+                count += 1;
+                let c = self.raw();
+                if c.is_ascii_digit() {
+                    val = val * 10 + u32::from(c - b'0');
+                } else {
+                    self.fatal(err::INVALID_DEC_CHARREF);
+                    val = 0;
+                    break;
+                }
+                if val > 0x110000 {
+                    val = 0x110000;
+                }
+                self.next_char();
+                count += 1;
+            }
+            if self.raw() == b';' {
+                self.col += 1;
+                self.cur += 1;
+            }
+        } else {
+            self.fatal(err::INVALID_CHARREF);
+        }
+        if val >= 0x110000 {
+            self.fatal(err::INVALID_CHAR);
+        } else if is_char(val) {
+            return val;
+        } else {
+            self.fatal(err::INVALID_CHAR);
+        }
+        0
+    }
+
+    /// `xmlParseReference` in content.
+    pub(super) fn parse_reference(&mut self, sink: &mut impl Sax) {
+        if self.raw() != b'&' {
+            return;
+        }
+        if self.nxt(1) == b'#' {
+            let value = self.parse_char_ref();
+            if value == 0 {
+                return;
+            }
+            if !self.disable_sax {
+                let mut out = Vec::new();
+                if self.utf8 {
+                    push_utf8(&mut out, value);
+                    self.emit_characters(sink, &out);
+                } else if value <= 0xFF {
+                    out.push(value as u8);
+                    self.emit_characters(sink, &out);
+                }
+            }
+            return;
+        }
+        let _ = self.parse_entity_ref(Some(sink));
+        // compat.c starts with wellFormed = 0, so libxml2 never expands the
+        // entity itself: what compat.c's getEntity sent is all there is.
+    }
+
+    /// `xmlParseEntityRef`: the entity name if it resolved. With a sink,
+    /// compat.c's `_get_entity` routes the reference (content only).
+    pub(super) fn parse_entity_ref<S: Sax>(&mut self, sink: Option<&mut S>) -> Option<Vec<u8>> {
+        if self.state == State::Eof || self.raw() != b'&' {
+            return None;
+        }
+        self.next_char();
+        let Some(name) = self.parse_name() else {
+            self.fatal(err::NAME_REQUIRED);
+            return None;
+        };
+        if self.raw() != b';' {
+            self.fatal(err::ENTITYREF_SEMICOL_MISSING);
+            return None;
+        }
+        self.next_char();
+        self.nb_entities += 1;
+        let found = self.compat_get_entity(sink, &name);
+        if self.state == State::Eof {
+            return None;
+        }
+        match found {
+            None => {
+                if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+                    self.fatal(err::UNDECLARED_ENTITY);
+                } else {
+                    self.error(err::WAR_UNDECLARED_ENTITY);
+                }
+                None
+            }
+            Some(kind) => {
+                match kind {
+                    EntityKind::ExternalGeneralUnparsed => self.fatal(err::UNPARSED_ENTITY),
+                    EntityKind::ExternalGeneralParsed if self.sub == Sub::AttributeValue => {
+                        self.fatal(err::ENTITY_IS_EXTERNAL)
+                    }
+                    k if self.sub == Sub::AttributeValue && k != EntityKind::Predefined => {
+                        let ent = self.entities.get(&name);
+                        if let Some(e) = ent
+                            && ((e.checked & 1) == 1 || e.checked == 0)
+                            && e.content.contains(&b'<')
+                        {
+                            self.fatal(err::LT_IN_ATTRIBUTE);
+                        }
+                    }
+                    EntityKind::InternalParameter | EntityKind::ExternalParameter => {
+                        self.fatal(err::ENTITY_IS_PARAMETER)
+                    }
+                    _ => {}
+                }
+                Some(name)
+            }
+        }
+    }
+
+    /// The entity named, predefined first.
+    pub(super) fn find_entity(&self, name: &[u8]) -> Option<super::Entity> {
+        if let Some(p) = predefined(name) {
+            return Some(p);
+        }
+        self.entities.get(name).cloned()
+    }
+
+    /// compat.c's `_get_entity`: returns the kind of the entity found.
+    fn compat_get_entity<S: Sax>(&mut self, sink: Option<&mut S>, name: &[u8]) -> Option<EntityKind> {
+        if self.in_subset != 0 {
+            return None;
+        }
+        let ent = self.find_entity(name);
+        let in_value = self.sub == Sub::AttributeValue || self.sub == Sub::EntityValue;
+        if ent.is_none() || !in_value {
+            let kind = ent.as_ref().map(|e| e.kind);
+            match kind {
+                None | Some(EntityKind::InternalGeneral | EntityKind::InternalParameter | EntityKind::Predefined) => {
+                    let predefined = kind == Some(EntityKind::Predefined);
+                    if self.installed.default && !(predefined && self.installed.character_data) {
+                        if let Some(s) = sink {
+                            let mut d = vec![b'&'];
+                            d.extend_from_slice(name);
+                            d.push(b';');
+                            s.default(&d);
+                        } else {
+                            self.pending_default_refs.push(name.to_vec());
+                        }
+                    } else if self.installed.character_data
+                        && let Some(e) = &ent
+                        && let Some(s) = sink
+                    {
+                        s.character_data(&e.content);
+                    }
+                }
+                Some(EntityKind::ExternalGeneralParsed) => {
+                    if self.installed.external_entity_ref
+                        && let Some(e) = &ent
+                        && let Some(s) = sink
+                    {
+                        let ok = s.external_entity_ref(name, e.system_id.as_deref(), e.public_id.as_deref());
+                        if !ok {
+                            self.stop();
+                            self.error_code = err::EXTERNAL_ENTITY_HANDLING;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        ent.map(|e| e.kind)
+    }
+
+    /// `xmlStringDecodeEntities(ctxt, str, XML_SUBSTITUTE_REF)`: expands
+    /// references in an entity's replacement text for an attribute value.
+    pub(super) fn decode_entities(&mut self, s: &[u8], _depth: u32) -> Option<Vec<u8>> {
+        if self.depth > 40 {
+            self.fatal(err::ENTITY_LOOP);
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < s.len() {
+            let c = s[i];
+            if c == b'&' && s.get(i + 1) == Some(&b'#') {
+                let (val, n) = string_char_ref(&s[i..]);
+                if val == 0 {
+                    self.fatal(if s.get(i + 2) == Some(&b'x') {
+                        err::INVALID_HEX_CHARREF
+                    } else {
+                        err::INVALID_DEC_CHARREF
+                    });
+                    return Some(out);
+                }
+                push_utf8(&mut out, val);
+                i += n;
+            } else if c == b'&' {
+                let mut j = i + 1;
+                while j < s.len() && s[j] != b';' {
+                    j += 1;
+                }
+                if j >= s.len() {
+                    self.fatal(err::ENTITYREF_SEMICOL_MISSING);
+                    return Some(out);
+                }
+                let name = s[i + 1..j].to_vec();
+                i = j + 1;
+                self.nb_entities += 1;
+                match self.find_entity(&name) {
+                    None => {
+                        if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+                            self.fatal(err::UNDECLARED_ENTITY);
+                        } else {
+                            self.error(err::WAR_UNDECLARED_ENTITY);
+                        }
+                    }
+                    Some(e) if e.kind == EntityKind::Predefined => out.push(e.content[0]),
+                    Some(e) => {
+                        if e.kind == EntityKind::ExternalGeneralParsed {
+                            self.fatal(err::ENTITY_IS_EXTERNAL);
+                            continue;
+                        }
+                        if e.content.contains(&b'<') {
+                            self.fatal(err::LT_IN_ATTRIBUTE);
+                        }
+                        self.depth += 1;
+                        let rep = self.decode_entities(&e.content, 0);
+                        self.depth -= 1;
+                        match rep {
+                            Some(r) => {
+                                if out.len() + r.len() > 10_000_000 {
+                                    self.fatal(err::ENTITY_LOOP);
+                                    return None;
+                                }
+                                out.extend_from_slice(&r);
+                            }
+                            None => return None,
+                        }
+                    }
+                }
+                if self.state == State::Eof {
+                    return None;
+                }
+            } else {
+                out.push(c);
+                i += 1;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// Bytes the fast path of `xmlParseCharData` copies (`test_char_data`):
+/// printable ASCII and tab, except `<`, `&` and `]`.
+fn is_plain_text(b: u8) -> bool {
+    (b == 0x09 || (0x20..0x80).contains(&b)) && b != b'<' && b != b'&' && b != b']'
+}
+
+/// `xmlCheckCdataPush`: bytes that are fine, negative offset of a bad one.
+fn check_cdata(utf: &[u8], complete: bool) -> i64 {
+    let len = utf.len();
+    let mut ix = 0;
+    while ix < len {
+        let c = utf[ix];
+        let (n, cp) = if c & 0x80 == 0 {
+            if c >= 0x20 || c == 0xA || c == 0xD || c == 0x9 {
+                ix += 1;
+                continue;
+            }
+            return -(ix as i64);
+        } else if c & 0xE0 == 0xC0 {
+            if ix + 2 > len {
+                return if complete { -(ix as i64) } else { ix as i64 };
+            }
+            if utf[ix + 1] & 0xC0 != 0x80 {
+                return -(ix as i64);
+            }
+            (2, (u32::from(c & 0x1F) << 6) | u32::from(utf[ix + 1] & 0x3F))
+        } else if c & 0xF0 == 0xE0 {
+            if ix + 3 > len {
+                return if complete { -(ix as i64) } else { ix as i64 };
+            }
+            if utf[ix + 1] & 0xC0 != 0x80 || utf[ix + 2] & 0xC0 != 0x80 {
+                return -(ix as i64);
+            }
+            (
+                3,
+                (u32::from(c & 0xF) << 12) | (u32::from(utf[ix + 1] & 0x3F) << 6) | u32::from(utf[ix + 2] & 0x3F),
+            )
+        } else if c & 0xF8 == 0xF0 {
+            if ix + 4 > len {
+                return if complete { -(ix as i64) } else { ix as i64 };
+            }
+            if utf[ix + 1] & 0xC0 != 0x80 || utf[ix + 2] & 0xC0 != 0x80 || utf[ix + 3] & 0xC0 != 0x80 {
+                return -(ix as i64);
+            }
+            (
+                4,
+                (u32::from(c & 0x7) << 18)
+                    | (u32::from(utf[ix + 1] & 0x3F) << 12)
+                    | (u32::from(utf[ix + 2] & 0x3F) << 6)
+                    | u32::from(utf[ix + 3] & 0x3F),
+            )
+        } else {
+            return -(ix as i64);
+        };
+        if !is_char(cp) {
+            return -(ix as i64);
+        }
+        ix += n;
+    }
+    ix as i64
+}
+
+/// `xmlParseStringCharRef`: (value, bytes used); value 0 on error.
+fn string_char_ref(s: &[u8]) -> (u32, usize) {
+    let mut val: u32 = 0;
+    let mut i;
+    if s.get(2) == Some(&b'x') {
+        i = 3;
+        while let Some(&c) = s.get(i) {
+            if c == b';' {
+                break;
+            }
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => c - b'A' + 10,
+                _ => return (0, i),
+            };
+            val = (val * 16 + u32::from(d)).min(0x110000);
+            i += 1;
+        }
+    } else {
+        i = 2;
+        while let Some(&c) = s.get(i) {
+            if c == b';' {
+                break;
+            }
+            if !c.is_ascii_digit() {
+                return (0, i);
+            }
+            val = (val * 10 + u32::from(c - b'0')).min(0x110000);
+            i += 1;
+        }
+    }
+    if s.get(i) == Some(&b';') {
+        i += 1;
+    }
+    if val >= 0x110000 || !is_char(val) {
+        return (0, i);
+    }
+    (val, i)
+}
+
+/// The five predefined entities.
+fn predefined(name: &[u8]) -> Option<super::Entity> {
+    let content: &[u8] = match name {
+        b"lt" => b"<",
+        b"gt" => b">",
+        b"amp" => b"&",
+        b"apos" => b"'",
+        b"quot" => b"\"",
+        _ => return None,
+    };
+    Some(super::Entity {
+        kind: EntityKind::Predefined,
+        name: name.to_vec(),
+        content: content.to_vec(),
+        system_id: None,
+        public_id: None,
+        checked: 0,
+    })
+}
+
+/// Key of a possibly prefixed name.
+pub(super) fn qname_key(prefix: Option<&[u8]>, local: &[u8]) -> Vec<u8> {
+    match prefix {
+        Some(p) => {
+            let mut k = p.to_vec();
+            k.push(b':');
+            k.extend_from_slice(local);
+            k
+        }
+        None => local.to_vec(),
+    }
+}
+
+/// Rough `xmlParseURI` acceptance: RFC 3986 characters and `%XX` escapes.
+fn valid_uri(u: &[u8]) -> bool {
+    let mut i = 0;
+    while i < u.len() {
+        let c = u[i];
+        if c == b'%' {
+            if i + 2 >= u.len() + 0 || !u.get(i + 1).is_some_and(u8::is_ascii_hexdigit) || !u.get(i + 2).is_some_and(u8::is_ascii_hexdigit) {
+                return false;
+            }
+            i += 3;
+            continue;
+        }
+        let ok = c.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?#[]".contains(&c);
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether a URI starts with a scheme.
+fn has_scheme(u: &[u8]) -> bool {
+    if !u.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    for &c in &u[1..] {
+        if c == b':' {
+            return true;
+        }
+        if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
+            return false;
+        }
+    }
+    false
+}
+
+/// No sink: references inside attribute values are routed later.
+struct NoSink;
+
+impl Sax for NoSink {
+    fn start_element(&mut self, _: &[u8], _: &[crate::sax::Attribute<'_>]) {}
+    fn end_element(&mut self, _: &[u8]) {}
+    fn character_data(&mut self, _: &[u8]) {}
+    fn processing_instruction(&mut self, _: &[u8], _: Option<&[u8]>) {}
+    fn default(&mut self, _: &[u8]) {}
+    fn unparsed_entity_decl(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>, _: Option<&[u8]>) {}
+    fn notation_decl(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) {}
+    fn external_entity_ref(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) -> bool {
+        true
+    }
+    fn start_namespace_decl(&mut self, _: Option<&[u8]>, _: &[u8]) {}
+}

@@ -1,0 +1,664 @@
+//! The input buffer, the cursor primitives (libxml2's `CUR`, `NXT`, `SKIP`,
+//! `NEXTL`, `xmlCurrentChar`, `xmlNextChar`, `SKIP_BLANKS`) and the push
+//! loop (`xmlParseTryOrFinish`).
+
+use quick_xml::parser::{ElementParser, Parser as _};
+
+use super::chars::{is_blank, is_char};
+use super::encoding::Mode;
+use super::{Core, Level, Progressive, State, err};
+use crate::sax::Sax;
+
+/// `XML_PARSER_BIG_BUFFER_SIZE`.
+pub(super) const BIG_BUFFER_SIZE: usize = 300;
+
+impl Core {
+    /// Byte at `cur + k`, or 0 past the end (libxml2 buffers end in NUL).
+    #[inline]
+    pub(super) fn nxt(&self, k: usize) -> u8 {
+        self.buf.get(self.cur + k).copied().unwrap_or(0)
+    }
+
+    /// Byte at absolute buffer index `i`, or 0.
+    #[inline]
+    pub(super) fn at(&self, i: usize) -> u8 {
+        self.buf.get(i).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    pub(super) fn raw(&self) -> u8 {
+        self.nxt(0)
+    }
+
+    pub(super) fn avail(&self) -> usize {
+        self.buf.len().saturating_sub(self.cur)
+    }
+
+    /// Whether the cursor is at the end of the buffer.
+    pub(super) fn at_end(&self) -> bool {
+        self.cur >= self.buf.len()
+    }
+
+    /// `SKIP(n)`: advance bytes, column by the same.
+    pub(super) fn skip(&mut self, n: usize) {
+        self.cur += n;
+        self.col += n as u64;
+    }
+
+    /// `SKIPL(n)`: advance bytes, counting lines.
+    pub(super) fn skipl(&mut self, n: usize) {
+        for _ in 0..n {
+            if self.raw() == b'\n' {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += 1;
+            }
+            self.cur += 1;
+        }
+    }
+
+    /// `NEXTL(l)`: advance over a character of `l` bytes.
+    pub(super) fn nextl(&mut self, l: usize) {
+        if self.raw() == b'\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        self.cur += l;
+    }
+
+    /// `NEXT1`.
+    pub(super) fn next1(&mut self) {
+        self.col += 1;
+        self.cur += 1;
+    }
+
+    /// `xmlCurrentChar`: the character at the cursor and its length. A
+    /// `\r\n` pair moves the cursor onto the `\n` and reads as `\n`; a lone
+    /// `\r` reads as `\n`. Length 0 means "end of input" (incomplete UTF-8 at
+    /// the end reads the same way).
+    pub(super) fn cur_char(&mut self) -> (u32, usize) {
+        if self.state == State::Eof {
+            return (0, 0);
+        }
+        let c = self.raw();
+        if (0x20..=0x7F).contains(&c) {
+            return (u32::from(c), 1);
+        }
+        if self.utf8 && c & 0x80 != 0 {
+            let avail = self.avail();
+            let b1 = self.nxt(1);
+            let bad = 'dec: {
+                if c & 0x40 == 0 || c == 0xC0 {
+                    break 'dec true;
+                }
+                if b1 & 0xC0 != 0x80 {
+                    break 'dec true;
+                }
+                let (val, len) = if c & 0xE0 == 0xE0 {
+                    let b2 = self.nxt(2);
+                    if b2 & 0xC0 != 0x80 {
+                        break 'dec true;
+                    }
+                    if c & 0xF0 == 0xF0 {
+                        let b3 = self.nxt(3);
+                        if c & 0xF8 != 0xF0 || b3 & 0xC0 != 0x80 {
+                            break 'dec true;
+                        }
+                        let v = (u32::from(c & 7) << 18)
+                            | (u32::from(b1 & 0x3F) << 12)
+                            | (u32::from(b2 & 0x3F) << 6)
+                            | u32::from(b3 & 0x3F);
+                        if v < 0x10000 {
+                            break 'dec true;
+                        }
+                        (v, 4)
+                    } else {
+                        let v = (u32::from(c & 0xF) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+                        if v < 0x800 {
+                            break 'dec true;
+                        }
+                        (v, 3)
+                    }
+                } else {
+                    let v = (u32::from(c & 0x1F) << 6) | u32::from(b1 & 0x3F);
+                    if v < 0x80 {
+                        break 'dec true;
+                    }
+                    (v, 2)
+                };
+                if !is_char(val) {
+                    self.fatal(err::INVALID_CHAR);
+                }
+                return (val, len);
+            };
+            debug_assert!(bad);
+            if avail < 4 {
+                return (0, 0);
+            }
+            self.fatal(err::INVALID_CHAR);
+            self.utf8 = false;
+            return (u32::from(c), 1);
+        }
+        if c == 0 {
+            if !self.at_end() {
+                self.fatal(err::INVALID_CHAR);
+            }
+            return (0, 1);
+        }
+        if c == 0xD {
+            if self.nxt(1) == 0xA {
+                self.cur += 1;
+            }
+            return (0xA, 1);
+        }
+        (u32::from(c), 1)
+    }
+
+    /// `xmlNextChar` (`NEXT`): advance one character, counting lines.
+    pub(super) fn next_char(&mut self) {
+        if self.state == State::Eof || self.at_end() {
+            return;
+        }
+        if self.raw() == b'\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        if self.utf8 {
+            let c = self.raw();
+            if c & 0x80 != 0 {
+                let b1 = self.nxt(1);
+                let enc_err = 'dec: {
+                    if c == 0xC0 || b1 & 0xC0 != 0x80 {
+                        break 'dec true;
+                    }
+                    if c & 0xE0 == 0xE0 {
+                        let b2 = self.nxt(2);
+                        if b2 & 0xC0 != 0x80 {
+                            break 'dec true;
+                        }
+                        let val;
+                        if c & 0xF0 == 0xF0 {
+                            let b3 = self.nxt(3);
+                            if c & 0xF8 != 0xF0 || b3 & 0xC0 != 0x80 {
+                                break 'dec true;
+                            }
+                            val = (u32::from(c & 7) << 18)
+                                | (u32::from(b1 & 0x3F) << 12)
+                                | (u32::from(b2 & 0x3F) << 6)
+                                | u32::from(b3 & 0x3F);
+                            self.cur += 4;
+                        } else {
+                            val = (u32::from(c & 0xF) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+                            self.cur += 3;
+                        }
+                        if (0xD800..0xE000).contains(&val) || (0xFFFE..0x10000).contains(&val) || val >= 0x110000 {
+                            self.fatal(err::INVALID_CHAR);
+                        }
+                    } else {
+                        self.cur += 2;
+                    }
+                    false
+                };
+                if enc_err {
+                    self.fatal(err::INVALID_CHAR);
+                    self.utf8 = false;
+                    self.cur += 1;
+                }
+                return;
+            }
+        }
+        self.cur += 1;
+    }
+
+    /// `SKIP_BLANKS` in document content (fast path): returns how many.
+    pub(super) fn skip_blanks(&mut self) -> usize {
+        let mut n = 0;
+        while is_blank(self.raw()) {
+            if self.raw() == b'\n' {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += 1;
+            }
+            self.cur += 1;
+            n += 1;
+        }
+        n
+    }
+
+    /// `SHRINK` (only acts while `progressive` is off, i.e. in the prolog).
+    pub(super) fn shrink_macro(&mut self) {
+        if self.progressive == Progressive::Off && self.cur > 500 && self.buf.len() - self.cur < 500 {
+            self.shrink_input();
+        }
+    }
+
+    /// `xmlParserInputShrink`: drop all but 80 bytes before the cursor.
+    pub(super) fn shrink_input(&mut self) {
+        let used = self.cur;
+        if used > 250 {
+            let n = used - 80;
+            self.buf.drain(..n);
+            self.cur -= n;
+            self.consumed += n as u64;
+            self.lasts_shift(n);
+        }
+    }
+
+    /// Appends a chunk of raw input (converted to UTF-8 as the source
+    /// encoding requires).
+    pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) {
+        let old = self.buf.len();
+        let ok = if self.enc.mode == Mode::Utf8 && !self.enc.has_pending() {
+            self.buf.extend_from_slice(raw);
+            true
+        } else {
+            let mut out = std::mem::take(&mut self.buf);
+            let ok = self.enc.convert(raw, &mut out, flush);
+            self.buf = out;
+            ok
+        };
+        self.lasts_append(old);
+        if !ok && !self.enc_error_reported {
+            self.enc_error_reported = true;
+            self.pending_enc_error = true;
+        }
+    }
+
+    // --- xmlParseGetLasts, kept incrementally ---
+
+    /// Updates the remembered last `<` and the quote-aware `>` after it with
+    /// the bytes appended from `from` on.
+    fn lasts_append(&mut self, from: usize) {
+        let last_lt_new = self.buf[from..].iter().rposition(|&b| b == b'<');
+        let last_gt_new = self.buf[from..].iter().rposition(|&b| b == b'>');
+        if let Some(p) = last_lt_new {
+            let abs = from + p;
+            // last '>' before the new last '<'
+            let before = self.buf[from..from + p].iter().rposition(|&b| b == b'>').map(|q| from + q);
+            if let Some(q) = before {
+                self.gt_before_lt = Some(q);
+            } else if let Some(g) = self.last_gt_any {
+                self.gt_before_lt = Some(g);
+            }
+            self.last_lt = Some(abs);
+            self.gt_scan = ElementParser::default();
+            self.gt_after_lt = None;
+            self.scan_gt_from(abs + 1);
+        } else if self.last_lt.is_some() && self.gt_after_lt.is_none() {
+            self.scan_gt_from(from);
+        }
+        if let Some(q) = last_gt_new {
+            self.last_gt_any = Some(from + q);
+        }
+    }
+
+    fn scan_gt_from(&mut self, from: usize) {
+        if from >= self.buf.len() {
+            return;
+        }
+        if let Some(i) = self.gt_scan.feed(&self.buf[from..]) {
+            self.gt_after_lt = Some(from + i);
+        }
+    }
+
+    fn lasts_shift(&mut self, n: usize) {
+        let sh = |v: &mut Option<usize>| {
+            *v = match *v {
+                Some(x) if x >= n => Some(x - n),
+                _ => None,
+            }
+        };
+        sh(&mut self.last_lt);
+        sh(&mut self.gt_after_lt);
+        sh(&mut self.gt_before_lt);
+        sh(&mut self.last_gt_any);
+        if self.last_lt.is_none() {
+            self.gt_after_lt = None;
+            self.gt_before_lt = None;
+        }
+    }
+
+    /// `(lastlt, lastgt)` as `xmlParseGetLasts` computes them.
+    pub(super) fn get_lasts(&self) -> (Option<usize>, Option<usize>) {
+        if self.progressive == Progressive::Off {
+            return (None, None);
+        }
+        match self.last_lt {
+            None => (None, None),
+            Some(lt) => match self.gt_after_lt {
+                Some(g) => (Some(lt), Some(g)),
+                None => (Some(lt), self.gt_before_lt.filter(|&g| g < lt)),
+            },
+        }
+    }
+
+    /// `xmlParseLookupSequence`: offset from the cursor of the first match
+    /// of 1–3 bytes, remembering how far it looked.
+    pub(super) fn lookup(&mut self, seq: &[u8]) -> Option<usize> {
+        let mut base = self.cur.max(self.check_index);
+        let len = self.buf.len().saturating_sub(seq.len() - 1);
+        while base < len {
+            if self.buf[base] == seq[0] && self.buf[base..base + seq.len()] == *seq {
+                self.check_index = 0;
+                return Some(base - self.cur);
+            }
+            base += 1;
+        }
+        self.check_index = base;
+        None
+    }
+
+    /// `xmlParseTryOrFinish`.
+    pub(super) fn try_or_finish(&mut self, sink: &mut impl Sax, terminate: bool) {
+        if self.cur > 4096 {
+            self.shrink_input();
+            self.check_index = 0;
+        }
+        let (mut lastlt, mut lastgt) = self.get_lasts();
+        while self.state != State::Eof {
+            if self.error_code != 0 && self.disable_sax {
+                return;
+            }
+            if self.pending_enc_error && self.state != State::Start {
+                self.pending_enc_error = false;
+                // the converter failed: libxml2 reports it when it next reads
+                if self.avail() == 0 {
+                    self.fatal(err::INVALID_ENCODING);
+                    self.halt();
+                    return;
+                }
+            }
+            let avail = self.avail();
+            if avail < 1 {
+                return;
+            }
+            match self.state {
+                State::Eof => return,
+                State::Start => {
+                    if !self.started {
+                        if avail < 4 {
+                            return;
+                        }
+                        self.started = true;
+                        self.detect_encoding();
+                        continue;
+                    }
+                    if avail < 2 {
+                        return;
+                    }
+                    let c = self.nxt(0);
+                    let n = self.nxt(1);
+                    if c == 0 {
+                        self.fatal(err::DOCUMENT_EMPTY);
+                        self.halt();
+                        return;
+                    }
+                    if c == b'<' && n == b'?' {
+                        if avail < 5 {
+                            return;
+                        }
+                        if !terminate && self.lookup(b"?>").is_none() {
+                            return;
+                        }
+                        if self.nxt(2) == b'x'
+                            && self.nxt(3) == b'm'
+                            && self.nxt(4) == b'l'
+                            && is_blank(self.nxt(5))
+                        {
+                            self.parse_xml_decl();
+                            if self.error_code == err::UNSUPPORTED_ENCODING {
+                                self.halt();
+                                return;
+                            }
+                        }
+                        self.state = State::Misc;
+                    } else {
+                        self.state = State::Misc;
+                    }
+                }
+                State::StartTag => {
+                    if avail < 2 {
+                        return;
+                    }
+                    if self.nxt(0) != b'<' {
+                        self.fatal(err::DOCUMENT_EMPTY);
+                        self.halt();
+                        return;
+                    }
+                    if !terminate {
+                        if self.progressive != Progressive::Off {
+                            match lastgt {
+                                Some(g) if self.cur < g => {}
+                                _ => return,
+                            }
+                        } else if self.lookup(b">").is_none() {
+                            return;
+                        }
+                    }
+                    self.start_tag_state(sink);
+                }
+                State::Content => {
+                    if avail < 2 {
+                        return;
+                    }
+                    let c = self.nxt(0);
+                    let n = self.nxt(1);
+                    let (test, cons) = (self.cur, self.consumed);
+                    if c == b'<' && n == b'/' {
+                        self.state = State::EndTag;
+                        continue;
+                    } else if c == b'<' && n == b'?' {
+                        if !terminate && self.lookup(b"?>").is_none() {
+                            self.progressive = Progressive::Pi;
+                            return;
+                        }
+                        self.parse_pi(sink);
+                        if self.state != State::Eof {
+                            self.state = State::Content;
+                        }
+                        self.progressive = Progressive::On;
+                    } else if c == b'<' && n != b'!' {
+                        self.state = State::StartTag;
+                        continue;
+                    } else if c == b'<' && n == b'!' && self.nxt(2) == b'-' && self.nxt(3) == b'-' {
+                        if avail < 4 {
+                            return;
+                        }
+                        let save = self.cur;
+                        self.cur += 4;
+                        let term = self.lookup(b"-->");
+                        self.cur = save;
+                        if !terminate && term.is_none() {
+                            self.progressive = Progressive::Comment;
+                            return;
+                        }
+                        self.parse_comment(sink);
+                        if self.state != State::Eof {
+                            self.state = State::Content;
+                        }
+                        self.progressive = Progressive::On;
+                    } else if c == b'<' && self.buf[self.cur..].starts_with(b"<![CDATA[") {
+                        self.skip(9);
+                        self.state = State::CData;
+                        continue;
+                    } else if c == b'<' && n == b'!' && avail < 9 {
+                        return;
+                    } else if c == b'&' {
+                        if !terminate && self.lookup(b";").is_none() {
+                            return;
+                        }
+                        self.parse_reference(sink);
+                    } else {
+                        if avail < BIG_BUFFER_SIZE && !terminate {
+                            if self.progressive != Progressive::Off {
+                                match lastlt {
+                                    Some(l) if self.cur <= l => {}
+                                    _ => return,
+                                }
+                            } else if self.lookup(b"<").is_none() {
+                                return;
+                            }
+                        }
+                        self.check_index = 0;
+                        self.parse_char_data(sink);
+                    }
+                    if self.state == State::Eof {
+                        return;
+                    }
+                    if cons == self.consumed && test == self.cur {
+                        self.fatal(err::INTERNAL_ERROR);
+                        self.halt();
+                        return;
+                    }
+                }
+                State::EndTag => {
+                    if avail < 2 {
+                        return;
+                    }
+                    if !terminate {
+                        if self.progressive != Progressive::Off {
+                            match lastgt {
+                                Some(g) if self.cur < g => {}
+                                _ => return,
+                            }
+                        } else if self.lookup(b">").is_none() {
+                            return;
+                        }
+                    }
+                    self.parse_end_tag(sink);
+                    if self.state == State::Eof {
+                    } else if self.names.is_empty() {
+                        self.state = State::Epilog;
+                    } else {
+                        self.state = State::Content;
+                    }
+                }
+                State::CData => {
+                    if !self.cdata_state(sink) {
+                        return;
+                    }
+                }
+                State::Misc | State::Prolog | State::Epilog => {
+                    self.skip_blanks();
+                    let avail = self.avail();
+                    if avail < 2 {
+                        return;
+                    }
+                    let st = self.state;
+                    let c = self.nxt(0);
+                    let n = self.nxt(1);
+                    if c == b'<' && n == b'?' {
+                        if !terminate && self.lookup(b"?>").is_none() {
+                            self.progressive = Progressive::Pi;
+                            return;
+                        }
+                        self.parse_pi(sink);
+                        if self.state == State::Eof {
+                            return;
+                        }
+                        self.state = st;
+                        self.progressive = Progressive::On;
+                        if st == State::Misc {
+                            self.check_index = 0;
+                        }
+                    } else if c == b'<' && n == b'!' && self.nxt(2) == b'-' && self.nxt(3) == b'-' {
+                        if !terminate && self.lookup(b"-->").is_none() {
+                            self.progressive = Progressive::Comment;
+                            return;
+                        }
+                        self.parse_comment(sink);
+                        if self.state == State::Eof {
+                            return;
+                        }
+                        self.state = st;
+                        self.progressive = Progressive::On;
+                        if st == State::Misc {
+                            self.check_index = 0;
+                        }
+                    } else if st == State::Misc && c == b'<' && self.buf[self.cur..].starts_with(b"<!DOCTYPE") {
+                        if !terminate && self.lookup(b">").is_none() {
+                            self.progressive = Progressive::Dtd;
+                            return;
+                        }
+                        self.in_subset = 1;
+                        self.progressive = Progressive::Off;
+                        self.check_index = 0;
+                        self.parse_doctype_decl(sink);
+                        if self.state == State::Eof {
+                            return;
+                        }
+                        if self.raw() == b'[' {
+                            self.state = State::Dtd;
+                        } else {
+                            self.in_subset = 0;
+                            self.state = State::Prolog;
+                        }
+                    } else if c == b'<' && n == b'!' && avail < if st == State::Misc { 9 } else { 4 } {
+                        return;
+                    } else if st == State::Epilog {
+                        self.fatal(err::DOCUMENT_END);
+                        self.halt();
+                        return;
+                    } else {
+                        self.state = State::StartTag;
+                        if st == State::Misc || self.progressive == Progressive::Off {
+                            self.progressive = Progressive::StartTag;
+                        }
+                        (lastlt, lastgt) = self.get_lasts();
+                    }
+                }
+                State::Dtd => {
+                    if !self.dtd_state(sink, terminate) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// At the start: BOM / encoding detection on the first 4 bytes.
+    fn detect_encoding(&mut self) {
+        let s = [self.nxt(0), self.nxt(1), self.nxt(2), self.nxt(3)];
+        if s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF {
+            self.cur += 3;
+        } else if (s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF) || s == [0x3C, 0, 0x3F, 0] || s == [0, 0x3C, 0, 0x3F] {
+            let le = s[0] == 0xFF || s[0] == 0x3C;
+            let skip = if s[0] == 0xFF || s[0] == 0xFE { 2 } else { 0 };
+            let raw = self.buf.split_off(self.cur + skip);
+            self.buf.clear();
+            self.cur = 0;
+            self.enc.mode = if le { Mode::Utf16Le } else { Mode::Utf16Be };
+            self.last_lt = None;
+            self.gt_after_lt = None;
+            self.gt_before_lt = None;
+            self.last_gt_any = None;
+            self.push_input(&raw, false);
+        }
+    }
+
+    /// Switch the source encoding after `encoding="..."` (libxml2
+    /// `xmlSwitchToEncoding`): bytes after the cursor are reconverted and
+    /// the buffer restarts at the cursor.
+    pub(super) fn switch_encoding(&mut self, mode: Mode) {
+        if self.enc.mode != Mode::Utf8 {
+            return;
+        }
+        let raw = self.buf.split_off(self.cur);
+        self.buf.clear();
+        self.cur = 0;
+        self.check_index = 0;
+        self.enc.mode = mode;
+        self.last_lt = None;
+        self.gt_after_lt = None;
+        self.gt_before_lt = None;
+        self.last_gt_any = None;
+        self.push_input(&raw, false);
+        let _ = Level::None;
+    }
+}

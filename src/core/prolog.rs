@@ -1,0 +1,962 @@
+//! The prolog: XML declaration, DOCTYPE and the internal subset (entity,
+//! notation, attribute-list and element declarations, PE references).
+
+use super::chars::{is_blank, is_char, push_utf8};
+use super::content::qname_key;
+use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
+use crate::sax::Sax;
+
+impl Core {
+    /// `CMPn`: the bytes at the cursor start with `s`.
+    fn cmp(&self, s: &[u8]) -> bool {
+        self.buf.len() >= self.cur + s.len() && &self.buf[self.cur..self.cur + s.len()] == s
+    }
+
+    /// `SKIP_BLANKS` inside the DTD (`xmlNextChar` per blank).
+    fn skip_blanks_dtd(&mut self) -> usize {
+        let mut n = 0;
+        while is_blank(self.raw()) {
+            self.next_char();
+            n += 1;
+        }
+        n
+    }
+
+    // ------------------------------------------------------------------
+    // XML declaration
+    // ------------------------------------------------------------------
+
+    /// `xmlParseXMLDecl`.
+    pub(super) fn parse_xml_decl(&mut self) {
+        self.skip(5);
+        if !is_blank(self.raw()) {
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        self.skip_blanks();
+        let version = self.parse_version_info();
+        match version {
+            None => self.fatal(err::VERSION_MISSING),
+            Some(v) => {
+                if v != b"1.0" {
+                    if v.len() >= 2 && v[0] == b'1' && v[1] == b'.' {
+                        self.warning();
+                    } else {
+                        self.fatal(err::UNKNOWN_VERSION);
+                    }
+                }
+            }
+        }
+        if !is_blank(self.raw()) {
+            if self.raw() == b'?' && self.nxt(1) == b'>' {
+                self.skip(2);
+                return;
+            }
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        let enc = self.parse_encoding_decl();
+        if self.error_code == err::UNSUPPORTED_ENCODING || self.state == State::Eof {
+            return;
+        }
+        if enc.is_some() && !is_blank(self.raw()) {
+            if self.raw() == b'?' && self.nxt(1) == b'>' {
+                self.skip(2);
+                return;
+            }
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        self.skip_blanks();
+        self.standalone = self.parse_sd_decl();
+        self.skip_blanks();
+        if self.raw() == b'?' && self.nxt(1) == b'>' {
+            self.skip(2);
+        } else if self.raw() == b'>' {
+            self.fatal(err::XMLDECL_NOT_FINISHED);
+            self.next_char();
+        } else {
+            self.fatal(err::XMLDECL_NOT_FINISHED);
+            while !self.at_end() && self.raw() != b'>' {
+                self.cur += 1;
+            }
+            self.next_char();
+        }
+    }
+
+    fn parse_version_info(&mut self) -> Option<Vec<u8>> {
+        if !self.cmp(b"version") {
+            return None;
+        }
+        self.skip(7);
+        self.skip_blanks();
+        if self.raw() != b'=' {
+            self.fatal(err::EQUAL_REQUIRED);
+            return None;
+        }
+        self.next_char();
+        self.skip_blanks();
+        let q = self.raw();
+        if q == b'"' || q == b'\'' {
+            self.next_char();
+            let v = self.parse_version_num();
+            if self.raw() != q {
+                self.fatal(err::STRING_NOT_CLOSED);
+            } else {
+                self.next_char();
+            }
+            v
+        } else {
+            self.fatal(err::STRING_NOT_STARTED);
+            None
+        }
+    }
+
+    fn parse_version_num(&mut self) -> Option<Vec<u8>> {
+        let mut v = Vec::new();
+        if !self.raw().is_ascii_digit() {
+            return None;
+        }
+        v.push(self.raw());
+        self.next_char();
+        if self.raw() != b'.' {
+            return None;
+        }
+        v.push(b'.');
+        self.next_char();
+        while self.raw().is_ascii_digit() {
+            v.push(self.raw());
+            self.next_char();
+        }
+        Some(v)
+    }
+
+    fn parse_encoding_decl(&mut self) -> Option<Vec<u8>> {
+        self.skip_blanks();
+        if !self.cmp(b"encoding") {
+            return None;
+        }
+        self.skip(8);
+        self.skip_blanks();
+        if self.raw() != b'=' {
+            self.fatal(err::EQUAL_REQUIRED);
+            return None;
+        }
+        self.next_char();
+        self.skip_blanks();
+        let q = self.raw();
+        let mut name = None;
+        if q == b'"' || q == b'\'' {
+            self.next_char();
+            let c = self.raw();
+            if c.is_ascii_alphabetic() {
+                let mut n = vec![c];
+                self.next_char();
+                loop {
+                    let c = self.raw();
+                    if c.is_ascii_alphanumeric() || c == b'.' || c == b'_' || c == b'-' {
+                        n.push(c);
+                        self.next_char();
+                    } else {
+                        break;
+                    }
+                }
+                name = Some(n);
+            } else {
+                self.fatal(err::ENCODING_NAME);
+            }
+            if self.raw() != q {
+                self.fatal(err::STRING_NOT_CLOSED);
+                return None;
+            }
+            self.next_char();
+        } else {
+            self.fatal(err::STRING_NOT_STARTED);
+        }
+        let n = name.as_ref()?;
+        let upper: Vec<u8> = n.iter().map(u8::to_ascii_uppercase).collect();
+        if upper == b"UTF-16" || upper == b"UTF16" {
+            if self.enc.mode == encoding::Mode::Utf8 {
+                self.fatal(err::INVALID_ENCODING);
+            }
+        } else if upper == b"UTF-8" || upper == b"UTF8" {
+        } else {
+            match encoding::table_for(n) {
+                Some(mode) => self.switch_encoding(mode),
+                None => {
+                    self.fatal(err::UNSUPPORTED_ENCODING);
+                    return None;
+                }
+            }
+        }
+        name
+    }
+
+    fn parse_sd_decl(&mut self) -> i32 {
+        let mut standalone = -2;
+        self.skip_blanks();
+        if !self.cmp(b"standalone") {
+            return standalone;
+        }
+        self.skip(10);
+        self.skip_blanks();
+        if self.raw() != b'=' {
+            self.fatal(err::EQUAL_REQUIRED);
+            return standalone;
+        }
+        self.next_char();
+        self.skip_blanks();
+        let q = self.raw();
+        if q == b'\'' || q == b'"' {
+            self.next_char();
+            if self.raw() == b'n' && self.nxt(1) == b'o' {
+                standalone = 0;
+                self.skip(2);
+            } else if self.raw() == b'y' && self.nxt(1) == b'e' && self.nxt(2) == b's' {
+                standalone = 1;
+                self.skip(3);
+            } else {
+                self.fatal(err::STANDALONE_VALUE);
+            }
+            if self.raw() != q {
+                self.fatal(err::STRING_NOT_CLOSED);
+            } else {
+                self.next_char();
+            }
+        } else {
+            self.fatal(err::STRING_NOT_STARTED);
+        }
+        standalone
+    }
+
+    // ------------------------------------------------------------------
+    // DOCTYPE
+    // ------------------------------------------------------------------
+
+    /// `xmlParseDocTypeDecl`.
+    pub(super) fn parse_doctype_decl(&mut self, _sink: &mut impl Sax) {
+        self.skip(9);
+        self.skip_blanks();
+        if self.parse_name().is_none() {
+            self.fatal(err::NAME_REQUIRED);
+        }
+        self.skip_blanks();
+        let (uri, pubid) = self.parse_external_id(true);
+        if uri.is_some() || pubid.is_some() {
+            self.has_external_subset = true;
+        }
+        self.skip_blanks();
+        if self.raw() == b'[' {
+            return;
+        }
+        if self.raw() != b'>' {
+            self.fatal(err::DOCTYPE_NOT_FINISHED);
+        }
+        self.next_char();
+    }
+
+    /// `xmlParseExternalID`: (system literal, public literal).
+    fn parse_external_id(&mut self, strict: bool) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+        let mut uri = None;
+        let mut pubid = None;
+        if self.cmp(b"SYSTEM") {
+            self.skip(6);
+            if self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+            }
+            uri = self.parse_system_literal();
+            if uri.is_none() {
+                self.fatal(err::URI_REQUIRED);
+            }
+        } else if self.cmp(b"PUBLIC") {
+            self.skip(6);
+            if self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+            }
+            pubid = self.parse_pubid_literal();
+            if pubid.is_none() {
+                self.fatal(err::PUBID_REQUIRED);
+            }
+            if strict {
+                if self.skip_blanks_dtd() == 0 {
+                    self.fatal(err::SPACE_REQUIRED);
+                }
+            } else {
+                if self.skip_blanks_dtd() == 0 {
+                    return (None, pubid);
+                }
+                if self.raw() != b'\'' && self.raw() != b'"' {
+                    return (None, pubid);
+                }
+            }
+            uri = self.parse_system_literal();
+            if uri.is_none() {
+                self.fatal(err::URI_REQUIRED);
+            }
+        }
+        (uri, pubid)
+    }
+
+    fn parse_system_literal(&mut self) -> Option<Vec<u8>> {
+        let q = self.raw();
+        if q != b'"' && q != b'\'' {
+            self.fatal(err::LITERAL_NOT_STARTED);
+            return None;
+        }
+        self.next_char();
+        let mut v = Vec::new();
+        let (mut c, mut l) = self.cur_char();
+        while is_char(c) && c != u32::from(q) {
+            push_utf8(&mut v, c);
+            self.nextl(l);
+            (c, l) = self.cur_char();
+        }
+        if !is_char(c) {
+            self.fatal(err::LITERAL_NOT_FINISHED);
+        } else {
+            self.next_char();
+        }
+        Some(v)
+    }
+
+    fn parse_pubid_literal(&mut self) -> Option<Vec<u8>> {
+        let q = self.raw();
+        if q != b'"' && q != b'\'' {
+            self.fatal(err::LITERAL_NOT_STARTED);
+            return None;
+        }
+        self.next_char();
+        let mut v = Vec::new();
+        loop {
+            let c = self.raw();
+            let pubid = c.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&c);
+            if !pubid || c == q {
+                break;
+            }
+            v.push(c);
+            self.next_char();
+        }
+        if self.raw() != q {
+            self.fatal(err::LITERAL_NOT_FINISHED);
+        } else {
+            self.next_char();
+        }
+        Some(v)
+    }
+
+    // ------------------------------------------------------------------
+    // Internal subset
+    // ------------------------------------------------------------------
+
+    /// The DTD case of the push loop: waits for the whole internal subset,
+    /// then parses it. False means "wait".
+    pub(super) fn dtd_state(&mut self, sink: &mut impl Sax, terminate: bool) -> bool {
+        let use_ = self.buf.len();
+        let mut base = self.cur.max(self.check_index);
+        let mut quote = 0u8;
+        let mut found = false;
+        'scan: while base < use_ {
+            let b = self.buf[base];
+            if quote != 0 {
+                if b == quote {
+                    quote = 0;
+                }
+                base += 1;
+                continue;
+            }
+            if b == b'<' && base + 4 < use_ && &self.buf[base + 1..base + 4] == b"!--" {
+                let mut f = false;
+                while base + 3 < use_ {
+                    if &self.buf[base..base + 3] == b"-->" {
+                        f = true;
+                        base += 2;
+                        break;
+                    }
+                    base += 1;
+                }
+                if !f {
+                    break 'scan;
+                }
+                base += 1;
+                continue;
+            }
+            if b == b'"' || b == b'\'' {
+                quote = b;
+                base += 1;
+                continue;
+            }
+            if b == b']' {
+                if base + 1 >= use_ {
+                    break;
+                }
+                if self.buf[base + 1] == b']' {
+                    base += 2;
+                    continue;
+                }
+                let mut i = 1;
+                while base + i < use_ {
+                    if self.buf[base + i] == b'>' {
+                        found = true;
+                        break 'scan;
+                    }
+                    if !is_blank(self.buf[base + i]) {
+                        break;
+                    }
+                    i += 1;
+                }
+                if base + i >= use_ {
+                    break;
+                }
+            }
+            base += 1;
+        }
+        if !found && !terminate {
+            self.check_index = if quote == 0 { base } else { 0 };
+            return false;
+        }
+        let _ = terminate;
+        self.check_index = 0;
+        self.parse_internal_subset(sink);
+        if self.state == State::Eof {
+            return false;
+        }
+        self.in_subset = 0;
+        self.state = State::Prolog;
+        self.check_index = 0;
+        true
+    }
+
+    /// `xmlParseInternalSubset`.
+    fn parse_internal_subset(&mut self, sink: &mut impl Sax) {
+        if self.raw() == b'[' {
+            self.state = State::Dtd;
+            self.next_char();
+            while self.raw() != b']' && self.state != State::Eof {
+                let check = self.cur;
+                let cons = self.consumed;
+                self.skip_blanks_dtd();
+                self.parse_markup_decl(sink);
+                self.parse_pe_reference();
+                if self.cur == check && cons == self.consumed {
+                    self.fatal(err::INTERNAL_ERROR);
+                    break;
+                }
+            }
+            if self.raw() == b']' {
+                self.next_char();
+                self.skip_blanks_dtd();
+            }
+        }
+        if self.state == State::Eof {
+            return;
+        }
+        if self.raw() != b'>' {
+            self.fatal(err::DOCTYPE_NOT_FINISHED);
+            return;
+        }
+        self.next_char();
+    }
+
+    /// `xmlParseMarkupDecl`.
+    fn parse_markup_decl(&mut self, sink: &mut impl Sax) {
+        if self.raw() == b'<' {
+            if self.nxt(1) == b'!' {
+                match self.nxt(2) {
+                    b'E' => {
+                        if self.nxt(3) == b'L' {
+                            self.parse_element_decl();
+                        } else if self.nxt(3) == b'N' {
+                            self.parse_entity_decl(sink);
+                        }
+                    }
+                    b'A' => self.parse_attlist_decl(),
+                    b'N' => self.parse_notation_decl(sink),
+                    b'-' => self.parse_comment(sink),
+                    _ => {}
+                }
+            } else if self.nxt(1) == b'?' {
+                self.parse_pi(sink);
+            }
+        }
+        if self.state == State::Eof {
+            return;
+        }
+        self.state = State::Dtd;
+    }
+
+    /// `xmlParsePEReference` (parameter entities are never declared through
+    /// compat.c's SAX table, so every reference is undeclared).
+    fn parse_pe_reference(&mut self) {
+        if self.raw() != b'%' {
+            return;
+        }
+        self.next_char();
+        if self.parse_name().is_none() {
+            self.fatal(err::PEREF_NO_NAME);
+            return;
+        }
+        if self.raw() != b';' {
+            self.fatal(err::PEREF_SEMICOL_MISSING);
+            return;
+        }
+        self.next_char();
+        self.nb_entities += 1;
+        if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+            self.fatal(err::UNDECLARED_ENTITY);
+        } else {
+            self.warning();
+        }
+        self.has_pe_refs = true;
+    }
+
+    /// `xmlParseEntityDecl`.
+    fn parse_entity_decl(&mut self, sink: &mut impl Sax) {
+        if !self.cmp(b"<!ENTITY") {
+            return;
+        }
+        self.shrink_macro();
+        self.skip(8);
+        if self.skip_blanks_dtd() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        let mut is_param = false;
+        if self.raw() == b'%' {
+            self.next_char();
+            if self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+            }
+            is_param = true;
+        }
+        let Some(name) = self.parse_name() else {
+            self.fatal(err::NAME_REQUIRED);
+            return;
+        };
+        if name.contains(&b':') {
+            self.error(err::NS_ERR_COLON);
+        }
+        if self.skip_blanks_dtd() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        if is_param {
+            if self.raw() == b'"' || self.raw() == b'\'' {
+                let _ = self.parse_entity_value();
+            } else {
+                let (uri, lit) = self.parse_external_id(true);
+                if uri.is_none() && lit.is_none() {
+                    self.fatal(err::VALUE_REQUIRED);
+                }
+            }
+        } else if self.raw() == b'"' || self.raw() == b'\'' {
+            let value = self.parse_entity_value();
+            self.add_entity(Entity {
+                kind: EntityKind::InternalGeneral,
+                name: name.clone(),
+                content: value.unwrap_or_default(),
+                system_id: None,
+                public_id: None,
+                checked: 0,
+            });
+        } else {
+            let (uri, lit) = self.parse_external_id(true);
+            if uri.is_none() && lit.is_none() {
+                self.fatal(err::VALUE_REQUIRED);
+            }
+            if let Some(u) = &uri
+                && u.contains(&b'#')
+            {
+                self.fatal(94); // XML_ERR_URI_FRAGMENT
+            }
+            if self.raw() != b'>' && self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+            }
+            if self.cmp(b"NDATA") {
+                self.skip(5);
+                if self.skip_blanks_dtd() == 0 {
+                    self.fatal(err::SPACE_REQUIRED);
+                }
+                let ndata = self.parse_name();
+                if !self.disable_sax && self.installed.unparsed_entity_decl {
+                    sink.unparsed_entity_decl(&name, uri.as_deref(), lit.as_deref(), ndata.as_deref());
+                }
+                self.add_entity(Entity {
+                    kind: EntityKind::ExternalGeneralUnparsed,
+                    name: name.clone(),
+                    content: Vec::new(),
+                    system_id: uri,
+                    public_id: lit,
+                    checked: 0,
+                });
+            } else {
+                self.add_entity(Entity {
+                    kind: EntityKind::ExternalGeneralParsed,
+                    name: name.clone(),
+                    content: Vec::new(),
+                    system_id: uri,
+                    public_id: lit,
+                    checked: 0,
+                });
+            }
+        }
+        if self.state == State::Eof {
+            return;
+        }
+        self.skip_blanks_dtd();
+        if self.raw() != b'>' {
+            self.fatal(err::ENTITY_NOT_FINISHED);
+            self.halt();
+        } else {
+            self.next_char();
+        }
+    }
+
+    fn add_entity(&mut self, e: Entity) {
+        if matches!(e.name.as_slice(), b"lt" | b"gt" | b"amp" | b"apos" | b"quot") {
+            return;
+        }
+        self.entities.entry(e.name.clone()).or_insert(e);
+    }
+
+    /// `xmlParseEntityValue`: the value with character references replaced.
+    fn parse_entity_value(&mut self) -> Option<Vec<u8>> {
+        let stop = self.raw();
+        self.sub = Sub::EntityValue;
+        self.next_char();
+        let mut buf = Vec::new();
+        let (mut c, mut l) = self.cur_char();
+        while is_char(c) && c != u32::from(stop) && self.state != State::Eof {
+            push_utf8(&mut buf, c);
+            self.nextl(l);
+            (c, l) = self.cur_char();
+        }
+        self.sub = Sub::None;
+        if self.state == State::Eof {
+            return None;
+        }
+        if c != u32::from(stop) {
+            self.fatal(err::ENTITY_NOT_FINISHED);
+            return None;
+        }
+        self.next_char();
+        // check the references
+        let mut i = 0;
+        while i < buf.len() {
+            let b = buf[i];
+            if b == b'%' || (b == b'&' && buf.get(i + 1) != Some(&b'#')) {
+                i += 1;
+                let start = i;
+                while i < buf.len() && buf[i] != b';' && !is_blank(buf[i]) && buf[i] != b'&' && buf[i] != b'%' {
+                    i += 1;
+                }
+                let ok = i > start && super::chars::is_name_start(u32::from(buf[start])) || (i > start && buf[start] >= 0x80);
+                if !ok || buf.get(i) != Some(&b';') {
+                    self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR
+                    return None;
+                }
+                if b == b'%' && self.in_subset == 1 {
+                    self.fatal(err::ENTITY_PE_INTERNAL);
+                    return None;
+                }
+            }
+            i += 1;
+        }
+        // character references are replaced at declaration time
+        let mut out = Vec::with_capacity(buf.len());
+        let mut i = 0;
+        while i < buf.len() {
+            if buf[i] == b'&' && buf.get(i + 1) == Some(&b'#') {
+                let mut j = i + 2;
+                let hex = buf.get(j) == Some(&b'x');
+                if hex {
+                    j += 1;
+                }
+                let mut val: u32 = 0;
+                let mut bad = false;
+                while j < buf.len() && buf[j] != b';' {
+                    let d = buf[j];
+                    let v = if hex { (d as char).to_digit(16) } else { (d as char).to_digit(10) };
+                    match v {
+                        Some(v) => val = (val * if hex { 16 } else { 10 } + v).min(0x110000),
+                        None => {
+                            bad = true;
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                if bad || val >= 0x110000 || !is_char(val) {
+                    self.fatal(if bad {
+                        if hex { err::INVALID_HEX_CHARREF } else { err::INVALID_DEC_CHARREF }
+                    } else {
+                        err::INVALID_CHAR
+                    });
+                    return None;
+                }
+                push_utf8(&mut out, val);
+                i = j + 1;
+            } else {
+                out.push(buf[i]);
+                i += 1;
+            }
+        }
+        Some(out)
+    }
+
+    /// `xmlParseNotationDecl`.
+    fn parse_notation_decl(&mut self, sink: &mut impl Sax) {
+        if !self.cmp(b"<!NOTATION") {
+            return;
+        }
+        self.skip(10);
+        if self.skip_blanks_dtd() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+            return;
+        }
+        let Some(name) = self.parse_name() else {
+            self.fatal(err::NOTATION_NOT_STARTED);
+            return;
+        };
+        if name.contains(&b':') {
+            self.error(err::NS_ERR_COLON);
+        }
+        if self.skip_blanks_dtd() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+            return;
+        }
+        let (sys, pubid) = self.parse_external_id(false);
+        self.skip_blanks_dtd();
+        if self.raw() == b'>' {
+            self.next_char();
+            if !self.disable_sax && self.installed.notation_decl {
+                sink.notation_decl(&name, sys.as_deref(), pubid.as_deref());
+            }
+        } else {
+            self.fatal(err::NOTATION_NOT_FINISHED);
+        }
+    }
+
+    /// `xmlParseAttributeListDecl`.
+    fn parse_attlist_decl(&mut self) {
+        if !self.cmp(b"<!ATTLIST") {
+            return;
+        }
+        self.skip(9);
+        if self.skip_blanks_dtd() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        let Some(elem) = self.parse_name() else {
+            self.fatal(err::NAME_REQUIRED);
+            return;
+        };
+        self.skip_blanks_dtd();
+        while self.raw() != b'>' && self.state != State::Eof {
+            let Some(attr) = self.parse_name() else {
+                self.fatal(err::NAME_REQUIRED);
+                break;
+            };
+            if self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+                break;
+            }
+            let Some(cdata) = self.parse_attribute_type() else { break };
+            if self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+                break;
+            }
+            let Some((use_default, mut value)) = self.parse_default_decl() else { break };
+            if !cdata && let Some(v) = &value {
+                value = Some(normalize_space(v));
+            }
+            if self.raw() != b'>' && self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+                break;
+            }
+            if self.namespace_separator.is_some() {
+                let (ep, el) = split_qname(&elem);
+                let (ap, al) = split_qname(&attr);
+                let key = qname_key(ep.as_deref(), &el);
+                if use_default && let Some(v) = value {
+                    let list = self.defaults.entry(key.clone()).or_default();
+                    if !list.iter().any(|d| d.local == al && d.prefix == ap) {
+                        list.push(DefaultAttr { prefix: ap.clone(), local: al.clone(), value: v });
+                    }
+                }
+                if !cdata {
+                    self.special.entry((key, qname_key(ap.as_deref(), &al))).or_insert(());
+                }
+            }
+        }
+        if self.raw() == b'>' {
+            self.next_char();
+        }
+    }
+
+    /// `xmlParseAttributeType`: Some(is CDATA) or None on error.
+    fn parse_attribute_type(&mut self) -> Option<bool> {
+        for (kw, cdata) in [
+            (&b"CDATA"[..], true),
+            (b"IDREFS", false),
+            (b"IDREF", false),
+            (b"ID", false),
+            (b"ENTITY", false),
+            (b"ENTITIES", false),
+            (b"NMTOKENS", false),
+            (b"NMTOKEN", false),
+        ] {
+            if kw == b"ENTITY" && self.cmp(b"ENTITIES") {
+                continue;
+            }
+            if self.cmp(kw) {
+                self.skip(kw.len());
+                return Some(cdata);
+            }
+        }
+        if self.cmp(b"NOTATION") {
+            self.skip(8);
+            if self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+                return None;
+            }
+        }
+        if self.raw() != b'(' {
+            self.fatal(err::ATTLIST_NOT_STARTED);
+            return None;
+        }
+        self.next_char();
+        loop {
+            self.skip_blanks_dtd();
+            let start = self.cur;
+            while {
+                let b = self.raw();
+                b != 0 && b != b'|' && b != b')' && !is_blank(b)
+            } {
+                self.next_char();
+            }
+            if self.cur == start {
+                self.fatal(err::NAME_REQUIRED);
+                return None;
+            }
+            self.skip_blanks_dtd();
+            match self.raw() {
+                b'|' => self.next_char(),
+                b')' => {
+                    self.next_char();
+                    return Some(false);
+                }
+                _ => {
+                    self.fatal(err::ATTLIST_NOT_FINISHED);
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// `xmlParseDefaultDecl`: (whether the value is a default, value).
+    fn parse_default_decl(&mut self) -> Option<(bool, Option<Vec<u8>>)> {
+        if self.cmp(b"#REQUIRED") {
+            self.skip(9);
+            return Some((false, None));
+        }
+        if self.cmp(b"#IMPLIED") {
+            self.skip(8);
+            return Some((false, None));
+        }
+        if self.cmp(b"#FIXED") {
+            self.skip(6);
+            if self.skip_blanks_dtd() == 0 {
+                self.fatal(err::SPACE_REQUIRED);
+            }
+        }
+        let v = self.parse_att_value(false);
+        self.sub = Sub::None;
+        match v {
+            None => {
+                self.fatal(err::ATTRIBUTE_NOT_STARTED);
+                None
+            }
+            Some(v) => Some((true, Some(v))),
+        }
+    }
+
+    /// `xmlParseElementDecl` (content models are checked loosely).
+    fn parse_element_decl(&mut self) {
+        if !self.cmp(b"<!ELEMENT") {
+            return;
+        }
+        self.skip(9);
+        if self.skip_blanks_dtd() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+            return;
+        }
+        if self.parse_name().is_none() {
+            self.fatal(err::NAME_REQUIRED);
+            return;
+        }
+        if self.skip_blanks_dtd() == 0 {
+            self.fatal(err::SPACE_REQUIRED);
+        }
+        if self.cmp(b"EMPTY") {
+            self.skip(5);
+        } else if self.cmp(b"ANY") {
+            self.skip(3);
+        } else if self.raw() == b'(' {
+            let mut depth = 0;
+            loop {
+                let b = self.raw();
+                if b == 0 || b == b'>' {
+                    break;
+                }
+                if b == b'(' {
+                    depth += 1;
+                } else if b == b')' {
+                    depth -= 1;
+                    self.next_char();
+                    if depth == 0 {
+                        if matches!(self.raw(), b'?' | b'*' | b'+') {
+                            self.next_char();
+                        }
+                        break;
+                    }
+                    continue;
+                }
+                self.next_char();
+            }
+        } else {
+            self.fatal(err::ELEMCONTENT_NOT_STARTED);
+            return;
+        }
+        self.skip_blanks_dtd();
+        if self.raw() != b'>' {
+            self.fatal(err::GT_REQUIRED);
+        } else {
+            self.next_char();
+        }
+    }
+}
+
+/// `xmlAttrNormalizeSpace`.
+fn normalize_space(v: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len());
+    let mut i = 0;
+    while i < v.len() && v[i] == 0x20 {
+        i += 1;
+    }
+    while i < v.len() {
+        if v[i] == 0x20 {
+            while i < v.len() && v[i] == 0x20 {
+                i += 1;
+            }
+            if i < v.len() {
+                out.push(0x20);
+            }
+        } else {
+            out.push(v[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Splits `p:l` (libxml2 `xmlSplitQName`-like).
+fn split_qname(n: &[u8]) -> (Option<Vec<u8>>, Vec<u8>) {
+    match n.iter().position(|&b| b == b':') {
+        Some(i) if i > 0 && i + 1 < n.len() => (Some(n[..i].to_vec()), n[i + 1..].to_vec()),
+        _ => (None, n.to_vec()),
+    }
+}

@@ -1,0 +1,342 @@
+//! Core tests: replay of PHP-captured fixtures (trace lines, return value,
+//! error code and positions; struct fixtures by their `ok`/`result` lines),
+//! and chunking properties.
+
+use std::path::{Path, PathBuf};
+
+use super::Core;
+use crate::decode::{TargetEncoding, xml_utf8_decode};
+use crate::sax::{Attribute, Installed, Sax};
+
+/// What PHP's trace.php prints, built the way xml.c converts.
+struct Trace {
+    lines: Vec<String>,
+    pending: Option<(&'static str, Vec<u8>)>,
+    fold: bool,
+    target: TargetEncoding,
+    skip: usize,
+}
+
+fn q(b: &[u8]) -> String {
+    let mut s = String::from("\"");
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\\' => s.push_str("\\\\"),
+            b'"' => s.push_str("\\\""),
+            b'\n' => s.push_str("\\n"),
+            b'\r' => s.push_str("\\r"),
+            b'\t' => s.push_str("\\t"),
+            0x20..=0x7E => s.push(c as char),
+            _ => {
+                let n = if c >= 0xC2 && c < 0xE0 {
+                    2
+                } else if (0xE0..0xF0).contains(&c) {
+                    3
+                } else if (0xF0..0xF5).contains(&c) {
+                    4
+                } else {
+                    0
+                };
+                if n > 0
+                    && i + n <= b.len()
+                    && let Ok(st) = std::str::from_utf8(&b[i..i + n])
+                {
+                    s.push_str(st);
+                    i += n;
+                    continue;
+                }
+                s.push_str(&format!("\\x{c:02X}"));
+            }
+        }
+        i += 1;
+    }
+    s.push('"');
+    s
+}
+
+impl Trace {
+    fn conv(&self, b: &[u8]) -> Vec<u8> {
+        xml_utf8_decode(b, self.target)
+    }
+    fn tag(&self, b: &[u8]) -> Vec<u8> {
+        let mut t = self.conv(b);
+        if self.fold {
+            t.make_ascii_uppercase();
+        }
+        t
+    }
+    fn name(&self, b: &[u8]) -> Vec<u8> {
+        let t = self.tag(b);
+        t[self.skip.min(t.len())..].to_vec()
+    }
+    fn flush(&mut self) {
+        if let Some((k, d)) = self.pending.take() {
+            self.lines.push(format!("{k} {}", q(&d)));
+        }
+    }
+    fn emit(&mut self, l: String) {
+        self.flush();
+        self.lines.push(l);
+    }
+    fn text(&mut self, kind: &'static str, d: &[u8]) {
+        let d = self.conv(d);
+        match &mut self.pending {
+            Some((k, buf)) if *k == kind => buf.extend_from_slice(&d),
+            _ => {
+                self.flush();
+                self.pending = Some((kind, d));
+            }
+        }
+    }
+    fn v(&self, b: Option<&[u8]>) -> String {
+        match b {
+            None => "false".into(),
+            Some(b) => q(&self.conv(b)),
+        }
+    }
+}
+
+impl Sax for Trace {
+    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+        let mut l = format!("start {}", q(&self.name(name)));
+        // PHP arrays: later duplicate keys overwrite in place
+        let mut seen: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        for (k, v) in attributes {
+            let k = self.tag(k);
+            let v = self.conv(v);
+            if let Some(e) = seen.iter_mut().find(|(a, _)| *a == k) {
+                e.1 = v;
+            } else {
+                seen.push((k, v));
+            }
+        }
+        for (k, v) in seen {
+            l.push_str(&format!(" {}={}", q(&k), q(&v)));
+        }
+        self.emit(l);
+    }
+    fn end_element(&mut self, name: &[u8]) {
+        let l = format!("end {}", q(&self.name(name)));
+        self.emit(l);
+    }
+    fn character_data(&mut self, data: &[u8]) {
+        self.text("cdata", data);
+    }
+    fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        let l = format!("pi {} {}", self.v(Some(target)), self.v(data));
+        self.emit(l);
+    }
+    fn default(&mut self, data: &[u8]) {
+        self.text("default", data);
+    }
+    fn unparsed_entity_decl(&mut self, name: &[u8], s: Option<&[u8]>, p: Option<&[u8]>, n: Option<&[u8]>) {
+        let l = format!(
+            "unparsed_entity_decl {} false {} {} {}",
+            self.v(Some(name)),
+            self.v(s),
+            self.v(p),
+            self.v(n)
+        );
+        self.emit(l);
+    }
+    fn notation_decl(&mut self, name: &[u8], s: Option<&[u8]>, p: Option<&[u8]>) {
+        let l = format!("notation_decl {} false {} {}", self.v(Some(name)), self.v(s), self.v(p));
+        self.emit(l);
+    }
+    fn external_entity_ref(&mut self, names: &[u8], s: Option<&[u8]>, p: Option<&[u8]>) -> bool {
+        let l = format!("external_entity_ref {} \"\" {} {}", self.v(Some(names)), self.v(s), self.v(p));
+        self.emit(l);
+        true
+    }
+    fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        let l = format!("start_ns {} {}", self.v(prefix), self.v(Some(uri)));
+        self.emit(l);
+    }
+}
+
+fn fixtures_root() -> Option<PathBuf> {
+    for p in ["fixtures/php", "/work/main/fixtures/php"] {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
+        if p.is_dir() {
+            return Some(p);
+        }
+    }
+    None
+}
+
+fn target_of(s: &str) -> Option<TargetEncoding> {
+    match s.to_ascii_uppercase().as_str() {
+        "UTF-8" => Some(TargetEncoding::Utf8),
+        "ISO-8859-1" => Some(TargetEncoding::Iso8859_1),
+        "US-ASCII" => Some(TargetEncoding::UsAscii),
+        _ => None,
+    }
+}
+
+/// Runs one fixture; returns (expected, got) texts to compare.
+fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String)> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let mode = *words.first()?;
+    let mut ns = None;
+    let mut fold = true;
+    let mut target = TargetEncoding::Utf8;
+    let mut skip = 0usize;
+    let mut chunk = None;
+    let mut quiet = false;
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "--encoding" => {
+                target = target_of(words[i + 1])?;
+                i += 1;
+            }
+            "--target-encoding" => {
+                target = target_of(words[i + 1])?;
+                i += 1;
+            }
+            "--ns" => {
+                ns = Some(words.get(i + 1).map_or(b':', |w| w.as_bytes()[0]));
+                i += 1;
+            }
+            "--case-folding" => {
+                fold = words[i + 1] != "0";
+                i += 1;
+            }
+            "--skip-tagstart" => {
+                skip = words[i + 1].parse().ok()?;
+                i += 1;
+            }
+            "--skip-white" => i += 1,
+            "--chunk" => {
+                chunk = Some(words[i + 1].parse::<usize>().ok()?);
+                i += 1;
+            }
+            "--quiet" => quiet = true,
+            _ => return None,
+        }
+        i += 1;
+    }
+    let mut core = Core::new(ns);
+    let mut t = Trace { lines: Vec::new(), pending: None, fold, target, skip };
+    let installed = if mode == "trace" {
+        Installed {
+            element: true,
+            character_data: true,
+            processing_instruction: true,
+            default: true,
+            unparsed_entity_decl: true,
+            notation_decl: true,
+            external_entity_ref: true,
+            start_namespace_decl: true,
+            end_namespace_decl: true,
+        }
+    } else {
+        Installed { element: true, character_data: true, ..Installed::default() }
+    };
+    let ret = match chunk {
+        None => core.parse(&mut t, installed, xml, true),
+        Some(n) => {
+            let mut r = true;
+            for piece in xml.chunks(n.max(1)) {
+                r = core.parse(&mut t, installed, piece, false);
+                if !r {
+                    break;
+                }
+            }
+            if r {
+                r = core.parse(&mut t, installed, b"", true);
+            }
+            r
+        }
+    };
+    t.flush();
+    let result = format!("result {} {} {} {}", core.error_code(), core.line(), core.column(), core.byte_index());
+    let exp_lines: Vec<&str> = expected.lines().collect();
+    let exp_result = exp_lines.iter().find(|l| l.starts_with("result "))?;
+    let exp_result: Vec<&str> = exp_result.splitn(6, ' ').take(5).collect();
+    let exp_ok = exp_lines.iter().find(|l| l.starts_with("ok "))?;
+    let mut exp = String::new();
+    let mut got = String::new();
+    if mode == "trace" && !quiet {
+        for l in &exp_lines {
+            if l.starts_with("ok ") {
+                break;
+            }
+            exp.push_str(l);
+            exp.push('\n');
+        }
+        for l in &t.lines {
+            got.push_str(l);
+            got.push('\n');
+        }
+    }
+    exp.push_str(exp_ok);
+    exp.push('\n');
+    exp.push_str(&exp_result.join(" "));
+    got.push_str(&format!("ok {}\n{result}", u8::from(ret)));
+    Some((exp, got))
+}
+
+#[test]
+fn fixtures() {
+    let Some(root) = fixtures_root() else { return };
+    let mut pass = 0;
+    let mut fail = Vec::new();
+    let mut themes: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).collect();
+    dirs.sort();
+    for dir in dirs {
+        let theme = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            if f.extension().is_none_or(|e| e != "args") {
+                continue;
+            }
+            let args = std::fs::read_to_string(&f).unwrap();
+            let Ok(xml) = std::fs::read(f.with_extension("xml")) else { continue };
+            let Ok(out) = std::fs::read(f.with_extension("out")) else { continue };
+            let out = String::from_utf8_lossy(&out).into_owned();
+            let Some((exp, got)) = run_fixture(&xml, &args, &out) else { continue };
+            let e = themes.entry(theme.clone()).or_default();
+            e.1 += 1;
+            if exp == got {
+                pass += 1;
+                e.0 += 1;
+            } else {
+                fail.push((f.clone(), exp, got));
+            }
+        }
+    }
+    for (t, (p, n)) in &themes {
+        eprintln!("{t}: {p}/{n}");
+    }
+    let show = std::env::var("SHOW").ok();
+    for (f, exp, got) in &fail {
+        let name = f.file_stem().unwrap().to_string_lossy();
+        if show.as_deref().is_some_and(|s| name.contains(s) || s == "all") {
+            eprintln!("=== {}\n--- expected\n{exp}\n--- got\n{got}", f.display());
+        } else {
+            eprintln!("FAIL {}", f.display());
+        }
+    }
+    eprintln!("core fixtures: {pass}/{}", pass + fail.len());
+}
+
+/// Chunking property: any split gives the same trace and result.
+#[test]
+fn chunked_equals_one_shot() {
+    let docs: &[&[u8]] = &[
+        b"<?xml version=\"1.0\"?><!DOCTYPE a [<!ENTITY e 'EV'>]><a x='1&gt;' y=\"&e;\"><!-- c --><b>t&amp;u&e;</b><![CDATA[<x>]]><?p d?>\xC3\xA9</a>",
+        b"<r><a   b='>' c=\"&lt;\"/>text\r\nmore</r>",
+    ];
+    for doc in docs {
+        let one = run_fixture(doc, "trace", "ok 1\nresult 0 0 0 0 \"\"").unwrap().1;
+        for n in 1..doc.len() {
+            let got = run_fixture(doc, &format!("trace --chunk {n}"), "ok 1\nresult 0 0 0 0 \"\"").unwrap().1;
+            assert_eq!(one, got, "chunk {n}");
+        }
+    }
+}
