@@ -506,3 +506,113 @@ fn fixture_traces_replayed_into_structs() {
         failures.join("\n")
     );
 }
+
+// ---------------------------------------------------------------------
+// Through the real core: what the command line cannot express. Expected
+// results printed by PHP 8.2 (the PHP code is quoted in each test).
+
+/// Logs the calls of the handlers it declares set.
+struct Log {
+    set: crate::HandlerSet,
+    log: Vec<u8>,
+}
+
+impl Log {
+    fn new(set: crate::HandlerSet) -> Self {
+        Self {
+            set,
+            log: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, kind: &str, data: &[u8]) {
+        self.log.extend_from_slice(kind.as_bytes());
+        self.log.push(b'[');
+        self.log.extend_from_slice(data);
+        self.log.push(b']');
+    }
+}
+
+impl crate::Handler for Log {
+    fn installed(&self) -> crate::HandlerSet {
+        self.set
+    }
+    fn start_element(&mut self, name: &[u8], _: &[(Key, Vec<u8>)]) {
+        self.push("S", name);
+    }
+    fn end_element(&mut self, name: &[u8]) {
+        self.push("E", name);
+    }
+    fn character_data(&mut self, data: &[u8]) {
+        self.push("C", data);
+    }
+    fn default_data(&mut self, data: &[u8]) {
+        self.push("D", data);
+    }
+}
+
+const ROUTING_DOC: &[u8] = b"<!DOCTYPE r [<!ENTITY e \"ee\">]><r>a&e;&amp;<!--c--><?p d?></r>";
+
+/// `xml_set_default_handler()` + `xml_set_character_data_handler()` only.
+#[test]
+fn default_handler_gets_tags_and_user_entities() {
+    let set = crate::HandlerSet {
+        default: true,
+        character_data: true,
+        ..crate::HandlerSet::NONE
+    };
+    let mut h = Log::new(set);
+    let mut parser = Parser::new(None).unwrap();
+    assert!(parser.parse(&mut h, ROUTING_DOC, true));
+    assert_eq!(
+        String::from_utf8_lossy(&h.log),
+        "D[<r>]C[a]D[&e;]C[&]D[<!--c-->]D[<?p d?>]D[</r>]"
+    );
+}
+
+/// Only `xml_set_character_data_handler()`.
+#[test]
+fn without_default_handler_entities_expand() {
+    let set = crate::HandlerSet {
+        character_data: true,
+        ..crate::HandlerSet::NONE
+    };
+    let mut h = Log::new(set);
+    let mut parser = Parser::new(None).unwrap();
+    assert!(parser.parse(&mut h, ROUTING_DOC, true));
+    assert_eq!(String::from_utf8_lossy(&h.log), "C[a]C[ee]C[&]");
+}
+
+/// `xml_set_element_handler()` then `xml_parse_into_struct()`.
+#[test]
+fn struct_with_element_handler() {
+    let set = crate::HandlerSet {
+        element: true,
+        ..crate::HandlerSet::NONE
+    };
+    let mut h = Log::new(set);
+    let mut parser = Parser::new(None).unwrap();
+    let result = parser.parse_into_struct_with(&mut h, b"<a><b/>t</a>");
+    assert_eq!(String::from_utf8_lossy(&h.log), "S[A]S[B]E[B]E[A]");
+    assert!(result.ok);
+    assert_eq!(result.values.len(), 4);
+}
+
+/// `xml_parse_into_struct(xml_parser_create_ns(null, ""), ...)`: URI and
+/// local name joined with nothing between.
+#[test]
+fn empty_namespace_separator() {
+    let mut parser = Parser::new_ns(None, "").unwrap();
+    let result = parser.parse_into_struct(
+        b"<a xmlns=\"urn:x\" xmlns:p=\"urn:y\" p:b=\"1\" c=\"2\"><p:c/><d xmlns=\"\"/></a>",
+    );
+    let mut out = Vec::new();
+    report::var_export_values(&result.values, &mut out);
+    out.push(b'\n');
+    report::var_export_index(&result.index, &mut out);
+    out.push(b'\n');
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&testdata("ns-empty-separator.out"))
+    );
+}
