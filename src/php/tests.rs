@@ -616,3 +616,55 @@ fn empty_namespace_separator() {
         String::from_utf8_lossy(&testdata("ns-empty-separator.out"))
     );
 }
+
+/// Logs character data and external entity references, answering `answer`.
+struct Ext {
+    answer: Option<bool>,
+    log: String,
+}
+
+impl crate::Handler for Ext {
+    fn installed(&self) -> crate::HandlerSet {
+        crate::HandlerSet {
+            character_data: true,
+            external_entity_ref: self.answer.is_some(),
+            ..crate::HandlerSet::NONE
+        }
+    }
+    fn character_data(&mut self, data: &[u8]) {
+        self.log += &format!("C[{}]", String::from_utf8_lossy(data));
+    }
+    fn external_entity_ref(
+        &mut self,
+        names: &[u8],
+        base: Option<&[u8]>,
+        _: Option<&[u8]>,
+        _: Option<&[u8]>,
+    ) -> bool {
+        assert_eq!(base, Some(&b""[..]));
+        self.log += &format!("X[{}]", String::from_utf8_lossy(names));
+        self.answer.unwrap_or(true)
+    }
+}
+
+/// An external entity reference with no handler, a handler returning
+/// false (error 21) and one returning true.
+#[test]
+fn external_entity_ref_answers() {
+    let doc = b"<!DOCTYPE r [<!ENTITY e SYSTEM \"x.xml\">]><r>a&e;b</r>";
+    for (answer, ok, code, log, column) in [
+        (None, true, 0, "C[a]C[b]", 54),
+        (Some(false), false, 21, "C[a]X[e]", 49),
+        (Some(true), true, 0, "C[a]X[e]C[b]", 54),
+    ] {
+        let mut h = Ext {
+            answer,
+            log: String::new(),
+        };
+        let mut parser = Parser::new(None).unwrap();
+        assert_eq!(parser.parse(&mut h, doc, true), ok, "{answer:?}");
+        assert_eq!(parser.error_code(), code, "{answer:?}");
+        assert_eq!(h.log, log, "{answer:?}");
+        assert_eq!((parser.line(), parser.column()), (1, column), "{answer:?}");
+    }
+}
