@@ -157,7 +157,7 @@ impl Sax for Trace {
 }
 
 fn fixtures_root() -> Option<PathBuf> {
-    for p in ["fixtures/php", "/work/main/fixtures/php"] {
+    for p in ["/work/main/fixtures/php", "fixtures/php"] {
         let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
         if p.is_dir() {
             return Some(p);
