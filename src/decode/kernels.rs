@@ -60,7 +60,10 @@ mod tests {
                     let n = copy_ascii_run(&src, &mut dst);
                     let run = ascii_prefix(&src);
                     assert!(n <= run, "len {len} bad {bad}");
-                    assert!(n == run || len - n < STEP, "len {len} bad {bad}: {n} of {run}");
+                    assert!(
+                        n == run || len - n < STEP,
+                        "len {len} bad {bad}: {n} of {run}"
+                    );
                     assert_eq!(dst[..n], src[..n]);
                 }
             }
