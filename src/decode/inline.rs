@@ -49,11 +49,11 @@ pub fn next_utf8_char(bytes: &[u8], cursor: usize) -> NextChar {
         // Two bytes, the common case in Latin, Greek, Cyrillic, Hebrew and
         // Arabic text: lead C2..DF (C0/C1 would be overlong).
         if c.wrapping_sub(0xC2) < 0x1E {
-            if let Some(&s1) = rest.first() {
-                if is_trail(s1) {
-                    let cp = (u32::from(c & 0x1F) << 6) | u32::from(s1 & 0x3F);
-                    return success(cp, cursor + 2);
-                }
+            if let Some(&s1) = rest.first()
+                && is_trail(s1)
+            {
+                let cp = (u32::from(c & 0x1F) << 6) | u32::from(s1 & 0x3F);
+                return success(cp, cursor + 2);
             }
         } else if let [s1, s2, ..] = *rest {
             if c & 0xF0 == 0xE0 {
@@ -66,18 +66,19 @@ pub fn next_utf8_char(bytes: &[u8], cursor: usize) -> NextChar {
                         return success(cp, cursor + 3);
                     }
                 }
-            } else if c.wrapping_sub(0xF0) < 5 {
-                if let Some(&s3) = rest.get(2) {
-                    if is_trail(s1) && is_trail(s2) && is_trail(s3) {
-                        let cp = (u32::from(c & 0x07) << 18)
-                            | (u32::from(s1 & 0x3F) << 12)
-                            | (u32::from(s2 & 0x3F) << 6)
-                            | u32::from(s3 & 0x3F);
-                        // Not overlong, not above U+10FFFF.
-                        if cp.wrapping_sub(0x10000) < 0x10_0000 {
-                            return success(cp, cursor + 4);
-                        }
-                    }
+            } else if c.wrapping_sub(0xF0) < 5
+                && let Some(&s3) = rest.get(2)
+                && is_trail(s1)
+                && is_trail(s2)
+                && is_trail(s3)
+            {
+                let cp = (u32::from(c & 0x07) << 18)
+                    | (u32::from(s1 & 0x3F) << 12)
+                    | (u32::from(s2 & 0x3F) << 6)
+                    | u32::from(s3 & 0x3F);
+                // Not overlong, not above U+10FFFF.
+                if cp.wrapping_sub(0x10000) < 0x10_0000 {
+                    return success(cp, cursor + 4);
                 }
             }
         }

@@ -143,43 +143,6 @@ pub fn next_utf8_char_reference(bytes: &[u8], cursor: usize) -> NextChar {
 mod tests {
     use super::*;
 
-    fn widths(bytes: &[u8]) -> Vec<(u32, usize, Status)> {
-        let mut out = Vec::new();
-        let mut pos = 0;
-        while pos < bytes.len() {
-            let c = next_utf8_char_reference(bytes, pos);
-            out.push((c.code_point, c.cursor - pos, c.status));
-            pos = c.cursor;
-        }
-        out
-    }
-
-    use Status::{Failure as F, Success as S};
-
-    #[test]
-    fn failure_widths_are_phps_not_unicodes() {
-        // Each row: input, then (code point, width, status) per call.
-        let rows: &[(&[u8], &[(u32, usize, Status)])] = &[
-            (b"\xE0\x80\x80", &[(0, 3, F)]),
-            (b"\xED\xA0\x80", &[(0, 3, F)]),
-            (b"\xF4\x90\x80\x80", &[(0, 4, F)]),
-            (b"\xF0\x80\x80\x41", &[(0, 3, F), (0x41, 1, S)]),
-            (b"\xC2\xC0", &[(0, 2, F)]),
-            (b"\xC2\x41", &[(0, 1, F), (0x41, 1, S)]),
-            (b"\xE0\xC0\x80", &[(0, 3, F)]),
-            (b"\xE0\xC0\x41", &[(0, 2, F), (0x41, 1, S)]),
-            (b"\xC0\x80", &[(0, 1, F), (0, 1, F)]),
-            (b"\xF5", &[(0, 1, F)]),
-            (b"\xE2\x98", &[(0, 2, F)]),
-            (b"\xF0\x9F\x98", &[(0, 3, F)]),
-            (b"\xF0\x9F\x98\x80", &[(0x1F600, 4, S)]),
-            (b"\xEF\xBF\xBF", &[(0xFFFF, 3, S)]),
-        ];
-        for (input, expected) in rows {
-            assert_eq!(&widths(input), expected, "input {input:02X?}");
-        }
-    }
-
     #[test]
     fn at_or_past_the_end_fails_by_one() {
         assert_eq!(next_utf8_char_reference(b"ab", 2), fail(2, 1));

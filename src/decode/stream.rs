@@ -19,7 +19,7 @@ const MAX_WIDTH: usize = 4;
 /// ```
 /// use phpxml::decode::{xml_utf8_decode, StreamDecoder, TargetEncoding};
 ///
-/// let input = "déjà \u{1F600} \xE0\x80".as_bytes();
+/// let input = b"d\xC3\xA9j\xC3\xA0 \xF0\x9F\x98\x80 \xE0\x80";
 /// let mut out = Vec::new();
 /// let mut stream = StreamDecoder::new(TargetEncoding::Iso8859_1);
 /// for block in input.chunks(3) {

@@ -1,4 +1,19 @@
 //! PHP's `ext/xml/xml.c` on top of the core: options, target decoding,
 //! case folding, handlers, `xml_parse_into_struct()` and the error table.
-//!
-//! Placeholder; the implementation lands with the parser.
+
+mod array;
+mod errors;
+mod handler;
+mod options;
+mod parser;
+mod structure;
+
+pub use array::Key;
+pub use errors::{Error, error_string};
+pub use handler::{Handler, HandlerSet};
+pub use options::{OptionValue, XmlOption, int_cast};
+pub use parser::Parser;
+pub use structure::{Entry, EntryType, Struct};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,214 @@
+//! `xml_error_string()`: the messages PHP's libxml2 compat layer gives for
+//! libxml2's error numbers, and the typed errors of the PHP API itself.
+
+use std::fmt;
+
+/// The messages `xml_error_string(0..=101)` returns in PHP 8.2 built on
+/// libxml2; the position is the libxml2 error number. Captured from PHP
+/// itself (and matching the table in php-src `ext/xml/compat.c`). Entries
+/// 1-4 carry expat-style wording on libxml2 numbers, several entries are the
+/// bare libxml2 enum names, and libxml2's `XML_ERR_COMMENT_NOT_STARTED` has
+/// no entry, as in PHP.
+const MESSAGES: [&str; 102] = [
+    "No error",
+    "No memory",
+    "Invalid document start",
+    "Empty document",
+    "Not well-formed (invalid token)",
+    "Invalid document end",
+    "Invalid hexadecimal character reference",
+    "Invalid decimal character reference",
+    "Invalid character reference",
+    "Invalid character",
+    "XML_ERR_CHARREF_AT_EOF",
+    "XML_ERR_CHARREF_IN_PROLOG",
+    "XML_ERR_CHARREF_IN_EPILOG",
+    "XML_ERR_CHARREF_IN_DTD",
+    "XML_ERR_ENTITYREF_AT_EOF",
+    "XML_ERR_ENTITYREF_IN_PROLOG",
+    "XML_ERR_ENTITYREF_IN_EPILOG",
+    "XML_ERR_ENTITYREF_IN_DTD",
+    "PEReference at end of document",
+    "PEReference in prolog",
+    "PEReference in epilog",
+    "PEReference: forbidden within markup decl in internal subset",
+    "XML_ERR_ENTITYREF_NO_NAME",
+    "EntityRef: expecting ';'",
+    "PEReference: no name",
+    "PEReference: expecting ';'",
+    "Undeclared entity error",
+    "Undeclared entity warning",
+    "Unparsed Entity",
+    "XML_ERR_ENTITY_IS_EXTERNAL",
+    "XML_ERR_ENTITY_IS_PARAMETER",
+    "Unknown encoding",
+    "Unsupported encoding",
+    "String not started expecting ' or \"",
+    "String not closed expecting \" or '",
+    "Namespace declaration error",
+    "EntityValue: \" or ' expected",
+    "EntityValue: \" or ' expected",
+    "< in attribute",
+    "Attribute not started",
+    "Attribute not finished",
+    "Attribute without value",
+    "Attribute redefined",
+    "SystemLiteral \" or ' expected",
+    "SystemLiteral \" or ' expected",
+    "Comment not finished",
+    "Processing Instruction not started",
+    "Processing Instruction not finished",
+    "NOTATION: Name expected here",
+    "'>' required to close NOTATION declaration",
+    "'(' required to start ATTLIST enumeration",
+    "'(' required to start ATTLIST enumeration",
+    "MixedContentDecl : '|' or ')*' expected",
+    "XML_ERR_MIXED_NOT_FINISHED",
+    "ELEMENT in DTD not started",
+    "ELEMENT in DTD not finished",
+    "XML declaration not started",
+    "XML declaration not finished",
+    "XML_ERR_CONDSEC_NOT_STARTED",
+    "XML conditional section not closed",
+    "Content error in the external subset",
+    "DOCTYPE not finished",
+    "Sequence ']]>' not allowed in content",
+    "CDATA not finished",
+    "Reserved XML Name",
+    "Space required",
+    "XML_ERR_SEPARATOR_REQUIRED",
+    "NmToken expected in ATTLIST enumeration",
+    "XML_ERR_NAME_REQUIRED",
+    "MixedContentDecl : '#PCDATA' expected",
+    "SYSTEM or PUBLIC, the URI is missing",
+    "PUBLIC, the Public Identifier is missing",
+    "< required",
+    "> required",
+    "</ required",
+    "= required",
+    "Mismatched tag",
+    "Tag not finished",
+    "standalone accepts only 'yes' or 'no'",
+    "Invalid XML encoding name",
+    "Comment must not contain '--' (double-hyphen)",
+    "Invalid encoding",
+    "external parsed entities cannot be standalone",
+    "XML conditional section '[' expected",
+    "Entity value required",
+    "chunk is not well balanced",
+    "extra content at the end of well balanced chunk",
+    "XML_ERR_ENTITY_CHAR_ERROR",
+    "PEReferences forbidden in internal subset",
+    "Detected an entity reference loop",
+    "XML_ERR_ENTITY_BOUNDARY",
+    "Invalid URI",
+    "Fragment not allowed",
+    "XML_WAR_CATALOG_PI",
+    "XML_ERR_NO_DTD",
+    "conditional section INCLUDE or IGNORE keyword expected",
+    "Version in XML Declaration missing",
+    "XML_WAR_UNKNOWN_VERSION",
+    "XML_WAR_LANG_VALUE",
+    "XML_WAR_NS_URI",
+    "XML_WAR_NS_URI_RELATIVE",
+    "Missing encoding in text declaration",
+];
+
+/// `xml_error_string(code)`: PHP's message for a libxml2 error number, or
+/// `"Unknown"` for a number outside the table (negative ones included).
+///
+/// ```
+/// use phpxml::error_string;
+///
+/// assert_eq!(error_string(0), "No error");
+/// assert_eq!(error_string(76), "Mismatched tag");
+/// assert_eq!(error_string(102), "Unknown");
+/// assert_eq!(error_string(-1), "Unknown");
+/// ```
+#[must_use]
+pub fn error_string(code: i32) -> &'static str {
+    usize::try_from(code)
+        .ok()
+        .and_then(|i| MESSAGES.get(i))
+        .copied()
+        .unwrap_or("Unknown")
+}
+
+/// What PHP reports as a `ValueError` (or a warning with a `false` result)
+/// when a parser is created or configured with a value it does not accept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// `xml_parser_create()` was given an encoding other than
+    /// `ISO-8859-1`, `US-ASCII`, `UTF-8` (any ASCII case) or `""`.
+    UnsupportedSourceEncoding(String),
+    /// `XML_OPTION_TARGET_ENCODING` was set to an encoding other than
+    /// `ISO-8859-1`, `US-ASCII` or `UTF-8` (any ASCII case).
+    UnsupportedTargetEncoding(String),
+    /// `XML_OPTION_SKIP_TAGSTART` was set to a value that is negative once
+    /// truncated to a C `int`, as PHP 8.2 stores it; PHP then warns, sets
+    /// the option to 0 and returns `false`. Holds the value given.
+    SkipTagstartOutOfRange(i64),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnsupportedSourceEncoding(name) => write!(
+                f,
+                "`{name}` is not a supported source encoding: expected ISO-8859-1, US-ASCII, UTF-8 or \"\""
+            ),
+            Self::UnsupportedTargetEncoding(name) => write!(
+                f,
+                "`{name}` is not a supported target encoding: expected ISO-8859-1, US-ASCII or UTF-8"
+            ),
+            Self::SkipTagstartOutOfRange(value) => write!(
+                f,
+                "skip tagstart {value} is out of range: expected 0 to 2147483647 (the option is reset to 0)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_edges() {
+        assert_eq!(error_string(1), "No memory");
+        assert_eq!(
+            error_string(21),
+            "PEReference: forbidden within markup decl in internal subset"
+        );
+        assert_eq!(error_string(23), "EntityRef: expecting ';'");
+        assert_eq!(error_string(45), "Comment not finished");
+        assert_eq!(error_string(101), "Missing encoding in text declaration");
+        assert_eq!(error_string(i32::MAX), "Unknown");
+        assert_eq!(error_string(i32::MIN), "Unknown");
+    }
+
+    /// The whole table against the PHP on this machine, when there is one.
+    #[test]
+    fn table_matches_php() {
+        let Ok(out) = std::process::Command::new("php")
+            .args([
+                "-r",
+                "for($i=-2;$i<=104;$i++) echo xml_error_string($i), \"\\n\";",
+            ])
+            .output()
+        else {
+            return;
+        };
+        if !out.status.success() {
+            return;
+        }
+        let text = String::from_utf8(out.stdout).unwrap();
+        let ours: String = (-2..=104)
+            .map(|c| format!("{}\n", error_string(c)))
+            .collect();
+        assert_eq!(text, ours);
+    }
+}

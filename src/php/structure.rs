@@ -1,0 +1,232 @@
+//! `xml_parse_into_struct()`: the values and index arrays, built exactly as
+//! PHP 8.2's `ext/xml/xml.c` builds them.
+
+use std::collections::HashMap;
+
+use crate::php::array::Key;
+
+/// PHP's `XML_MAXLEVEL`: deeper elements get no entries of their own.
+pub(crate) const MAX_LEVEL: i64 = 255;
+
+/// What `xml_parse_into_struct()` gives back: its return value and the
+/// `$values` and `$index` arrays.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Struct {
+    /// The return value: `true` for PHP's 1, `false` for 0 (the document
+    /// is malformed; the arrays hold what was built up to the error).
+    pub ok: bool,
+    /// `$values`: one entry per element start, end and piece of text, in
+    /// document order (see [`Entry`]).
+    pub values: Vec<Entry>,
+    /// `$index`: for each tag, in order of first appearance, the positions
+    /// of its entries. Positions count on from the previous call on the
+    /// same parser: PHP never resets the counter. Keys are always strings.
+    pub index: Vec<(Vec<u8>, Vec<i64>)>,
+}
+
+/// The `type` of an [`Entry`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntryType {
+    /// `"open"`: an element start with children.
+    Open,
+    /// `"complete"`: an element with no child element.
+    Complete,
+    /// `"close"`: the end of an `open` element.
+    Close,
+    /// `"cdata"`: text after a child element, under the parent's tag.
+    Cdata,
+}
+
+impl EntryType {
+    /// The string PHP stores.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Complete => "complete",
+            Self::Close => "close",
+            Self::Cdata => "cdata",
+        }
+    }
+}
+
+/// One element of `$values`. PHP's key order follows from the type:
+/// `tag, type, level[, attributes][, value]` for `open` and `complete`,
+/// `tag, value, type, level` for `cdata`, `tag, type, level` for `close`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// `tag`: the element name (folded, `SKIP_TAGSTART` applied).
+    pub tag: Vec<u8>,
+    /// `type`.
+    pub kind: EntryType,
+    /// `level`: the depth, 1 for the root element.
+    pub level: i64,
+    /// `attributes`, present only on `open`/`complete` entries of elements
+    /// with attributes.
+    pub attributes: Option<Vec<(Key, Vec<u8>)>>,
+    /// `value`: the text, when there is any.
+    pub value: Option<Vec<u8>>,
+}
+
+/// The parser state `xml_parse_into_struct()` works with. `curtag`,
+/// `lastwasopen` and `ctag` live as long as the parser; the arrays, the
+/// level and the open-tag names are fresh for each call.
+#[derive(Debug, Default)]
+pub(crate) struct Builder {
+    pub(crate) values: Vec<Entry>,
+    index: Vec<(Vec<u8>, Vec<i64>)>,
+    index_slots: HashMap<Vec<u8>, usize>,
+    /// `parser->level`.
+    level: i64,
+    /// `parser->ltags`: full names (before `SKIP_TAGSTART`) of the open
+    /// elements up to `MAX_LEVEL`.
+    ltags: Vec<Vec<u8>>,
+    /// `parser->curtag`: the next index position; never reset.
+    curtag: i64,
+    /// `parser->lastwasopen`: never reset.
+    lastwasopen: bool,
+    /// `parser->ctag`: the entry of the last element start; `None` once it
+    /// belongs to an array of an earlier call.
+    ctag: Option<usize>,
+}
+
+/// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
+pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
+    &name[skip.min(name.len())..]
+}
+
+impl Builder {
+    /// The start of an `xml_parse_into_struct()` call.
+    pub(crate) fn begin(&mut self) {
+        self.values.clear();
+        self.index.clear();
+        self.index_slots.clear();
+        self.level = 0;
+        self.ltags.clear();
+        self.ctag = None;
+    }
+
+    /// The arrays built by this call.
+    ///
+    /// PHP keeps the arrays bound afterwards: later `xml_parse()` calls go
+    /// on filling them and counting positions. The caller has its copy, so
+    /// only what decides the counting stays: the last entry, if it is text
+    /// that later text merges into.
+    pub(crate) fn finish(&mut self, ok: bool) -> Struct {
+        self.ctag = None;
+        let values = std::mem::take(&mut self.values);
+        let index = std::mem::take(&mut self.index);
+        self.index_slots.clear();
+        if let Some(last) = values.last().filter(|e| e.kind == EntryType::Cdata) {
+            self.values.push(last.clone());
+        }
+        Struct { ok, values, index }
+    }
+
+    /// `_xml_add_to_info()`.
+    fn add_to_info(&mut self, name: &[u8]) {
+        let slot = if let Some(&slot) = self.index_slots.get(name) {
+            slot
+        } else {
+            self.index.push((name.to_vec(), Vec::new()));
+            self.index_slots.insert(name.to_vec(), self.index.len() - 1);
+            self.index.len() - 1
+        };
+        self.index[slot].1.push(self.curtag);
+        self.curtag += 1;
+    }
+
+    /// An element start; `tag` is decoded and folded, `skip` is the
+    /// `SKIP_TAGSTART` option. `attributes` is called for the attribute
+    /// array only when an entry is made.
+    pub(crate) fn start(
+        &mut self,
+        tag: &[u8],
+        skip: usize,
+        attributes: impl FnOnce() -> Vec<(Key, Vec<u8>)>,
+    ) {
+        self.level += 1;
+        if self.level > MAX_LEVEL {
+            // PHP warns "Maximum depth exceeded - Results truncated" at 256.
+            return;
+        }
+        let short = skip_tagstart(tag, skip);
+        self.add_to_info(short);
+        let attributes = attributes();
+        self.values.push(Entry {
+            tag: short.to_vec(),
+            kind: EntryType::Open,
+            level: self.level,
+            attributes: (!attributes.is_empty()).then_some(attributes),
+            value: None,
+        });
+        let depth = usize::try_from(self.level - 1).unwrap_or(0);
+        self.ltags.resize(depth, Vec::new());
+        self.ltags.push(tag.to_vec());
+        self.lastwasopen = true;
+        self.ctag = Some(self.values.len() - 1);
+    }
+
+    /// An element end; `tag` is decoded and folded. No depth check, as in
+    /// PHP: past `MAX_LEVEL` the first end retypes the deepest recorded
+    /// start as `complete`, the following ones add `close` entries.
+    pub(crate) fn end(&mut self, tag: &[u8], skip: usize) {
+        if self.lastwasopen {
+            if let Some(entry) = self.ctag.and_then(|i| self.values.get_mut(i)) {
+                entry.kind = EntryType::Complete;
+            }
+        } else {
+            let short = skip_tagstart(tag, skip);
+            self.add_to_info(short);
+            self.values.push(Entry {
+                tag: short.to_vec(),
+                kind: EntryType::Close,
+                level: self.level,
+                attributes: None,
+                value: None,
+            });
+        }
+        self.lastwasopen = false;
+        self.level -= 1;
+    }
+
+    /// Character data, already in the target encoding.
+    pub(crate) fn cdata(&mut self, text: &[u8], skip: usize, skip_white: bool) {
+        let doprint = skip_white && text.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
+        if self.lastwasopen {
+            let Some(entry) = self.ctag.and_then(|i| self.values.get_mut(i)) else {
+                return;
+            };
+            if let Some(value) = &mut entry.value {
+                value.extend_from_slice(text);
+            } else if doprint || !skip_white {
+                entry.value = Some(text.to_vec());
+            }
+            return;
+        }
+        if let Some(Entry {
+            kind: EntryType::Cdata,
+            value: Some(value),
+            ..
+        }) = self.values.last_mut()
+        {
+            value.extend_from_slice(text);
+            return;
+        }
+        if (1..=MAX_LEVEL).contains(&self.level) && (doprint || !skip_white) {
+            let depth = usize::try_from(self.level - 1).unwrap_or(0);
+            let Some(parent) = self.ltags.get(depth) else {
+                return;
+            };
+            let short = skip_tagstart(parent, skip).to_vec();
+            self.add_to_info(&short);
+            self.values.push(Entry {
+                tag: short,
+                kind: EntryType::Cdata,
+                level: self.level,
+                attributes: None,
+                value: Some(text.to_vec()),
+            });
+        }
+    }
+}
