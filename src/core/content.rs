@@ -1458,12 +1458,9 @@ impl Core {
             if c == b'&' && s.get(i + 1) == Some(&b'#') {
                 let (val, n) = string_char_ref(&s[i..]);
                 if val == 0 {
-                    self.fatal(if s.get(i + 2) == Some(&b'x') {
-                        err::INVALID_HEX_CHARREF
-                    } else {
-                        err::INVALID_DEC_CHARREF
-                    });
-                    return Some(out);
+                    // a bad digit (6/7) is followed by "0 is not a Char" (9)
+                    self.fatal(err::INVALID_CHAR);
+                    return None;
                 }
                 push_utf8(&mut out, val);
                 i += n;
@@ -1669,7 +1666,7 @@ pub(super) fn qname_key(prefix: Option<&[u8]>, local: &[u8]) -> Vec<u8> {
 }
 
 /// Rough `xmlParseURI` acceptance: RFC 3986 characters and `%XX` escapes.
-fn valid_uri(u: &[u8]) -> bool {
+pub(super) fn valid_uri(u: &[u8]) -> bool {
     let mut i = 0;
     while i < u.len() {
         let c = u[i];

@@ -161,7 +161,8 @@ impl Core {
 
     /// `xmlNextChar` (`NEXT`): advance one character, counting lines.
     pub(super) fn next_char(&mut self) {
-        if self.state == State::Eof || self.at_end() {
+        // a NUL byte cannot be grown past in push mode: no move
+        if self.state == State::Eof || self.raw() == 0 {
             return;
         }
         if self.raw() == b'\n' {

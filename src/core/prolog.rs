@@ -74,7 +74,7 @@ impl Core {
             self.next_char();
         } else {
             self.fatal(err::XMLDECL_NOT_FINISHED);
-            while !self.at_end() && self.raw() != b'>' {
+            while self.raw() != 0 && self.raw() != b'>' {
                 self.cur += 1;
             }
             self.next_char();
@@ -551,6 +551,13 @@ impl Core {
                 if uri.is_none() && lit.is_none() {
                     self.fatal(err::VALUE_REQUIRED);
                 }
+                if let Some(u) = &uri {
+                    if !super::content::valid_uri(u) {
+                        self.error(91); // XML_ERR_INVALID_URI
+                    } else if u.contains(&b'#') {
+                        self.fatal(94); // XML_ERR_URI_FRAGMENT
+                    }
+                }
             }
         } else if self.raw() == b'"' || self.raw() == b'\'' {
             let value = self.parse_entity_value();
@@ -567,10 +574,12 @@ impl Core {
             if uri.is_none() && lit.is_none() {
                 self.fatal(err::VALUE_REQUIRED);
             }
-            if let Some(u) = &uri
-                && u.contains(&b'#')
-            {
-                self.fatal(94); // XML_ERR_URI_FRAGMENT
+            if let Some(u) = &uri {
+                if !super::content::valid_uri(u) {
+                    self.error(91); // XML_ERR_INVALID_URI
+                } else if u.contains(&b'#') {
+                    self.fatal(94); // XML_ERR_URI_FRAGMENT
+                }
             }
             if self.raw() != b'>' && self.skip_blanks_dtd() == 0 {
                 self.fatal(err::SPACE_REQUIRED);
@@ -994,4 +1003,22 @@ fn split_qname(n: &[u8]) -> (Option<Vec<u8>>, Vec<u8>) {
         Some(i) if i > 0 && i + 1 < n.len() => (Some(n[..i].to_vec()), n[i + 1..].to_vec()),
         _ => (None, n.to_vec()),
     }
+}
+
+/// The character at `i` of UTF-8 bytes and its length (invalid bytes read
+/// as themselves).
+fn utf8_at(b: &[u8], i: usize) -> (u32, usize) {
+    let n = match b[i] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    };
+    if n > 1
+        && let Some(s) = b.get(i..i + n)
+        && let Ok(st) = std::str::from_utf8(s)
+    {
+        return (st.chars().next().map_or(0, u32::from), n);
+    }
+    (u32::from(b[i]), 1)
 }
