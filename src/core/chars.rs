@@ -6,7 +6,9 @@ pub(super) fn is_char(c: u32) -> bool {
     if c < 0x100 {
         is_byte_char(c)
     } else {
-        (0x100..=0xD7FF).contains(&c) || (0xE000..=0xFFFD).contains(&c) || (0x10000..=0x10FFFF).contains(&c)
+        (0x100..=0xD7FF).contains(&c)
+            || (0xE000..=0xFFFD).contains(&c)
+            || (0x10000..=0x10FFFF).contains(&c)
     }
 }
 

@@ -3,8 +3,8 @@
 //! with libxml2 2.9.14's error numbers and position counting.
 
 use super::chars::{
-    is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char, is_char, is_name_char, is_name_start,
-    push_utf8,
+    is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char, is_char, is_name_char,
+    is_name_start, push_utf8,
 };
 use super::input::BIG_BUFFER_SIZE;
 use super::{Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
@@ -115,7 +115,11 @@ impl Core {
             self.nextl(l);
             (c, l) = self.cur_char();
         }
-        if any { Some(self.buf[start..self.cur.min(self.buf.len())].to_vec()) } else { None }
+        if any {
+            Some(self.buf[start..self.cur.min(self.buf.len())].to_vec())
+        } else {
+            None
+        }
     }
 
     /// `xmlParseQName`: (prefix, local).
@@ -178,7 +182,7 @@ impl Core {
         let line = self.line;
         let ns_before = self.ns.len();
         let parsed = if self.namespace_separator.is_some() {
-            self.parse_start_tag2(sink).map(|(l, p, u)| (l, p, u))
+            self.parse_start_tag2(sink)
         } else {
             self.parse_start_tag(sink).map(|n| (n, None, None))
         };
@@ -202,7 +206,11 @@ impl Core {
             if self.state == State::Eof {
                 return;
             }
-            self.state = if self.names.is_empty() { State::Epilog } else { State::Content };
+            self.state = if self.names.is_empty() {
+                State::Epilog
+            } else {
+                State::Content
+            };
             self.progressive = Progressive::On;
             return;
         }
@@ -211,7 +219,13 @@ impl Core {
         } else {
             self.fatal(err::GT_REQUIRED);
         }
-        self.names.push(OpenTag { name, prefix, uri, ns_count: self.ns.len() - ns_before, line });
+        self.names.push(OpenTag {
+            name,
+            prefix,
+            uri,
+            ns_count: self.ns.len() - ns_before,
+            line,
+        });
         self.state = State::Content;
         self.progressive = Progressive::On;
     }
@@ -295,7 +309,10 @@ impl Core {
 
     /// `xmlParseStartTag2` (SAX2, namespace mode): (local, prefix, uri).
     #[allow(clippy::type_complexity)]
-    fn parse_start_tag2(&mut self, sink: &mut impl Sax) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>)> {
+    fn parse_start_tag2(
+        &mut self,
+        sink: &mut impl Sax,
+    ) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>)> {
         if self.raw() != b'<' {
             return None;
         }
@@ -321,7 +338,8 @@ impl Core {
                 None => self.fatal(err::NAME_REQUIRED),
                 Some((aprefix, aname)) => {
                     had_name = true;
-                    let normalize = self.is_special(&local, prefix.as_deref(), &aname, aprefix.as_deref());
+                    let normalize =
+                        self.is_special(&local, prefix.as_deref(), &aname, aprefix.as_deref());
                     self.skip_blanks();
                     if self.raw() == b'=' {
                         self.next_char();
@@ -363,10 +381,18 @@ impl Core {
                 if d.prefix.as_deref() == Some(b"xmlns") {
                     continue;
                 }
-                if atts.iter().any(|a| a.local == d.local && a.prefix == d.prefix) {
+                if atts
+                    .iter()
+                    .any(|a| a.local == d.local && a.prefix == d.prefix)
+                {
                     continue;
                 }
-                atts.push(NsAttr { local: d.local.clone(), prefix: d.prefix.clone(), uri: None, value: d.value.clone() });
+                atts.push(NsAttr {
+                    local: d.local.clone(),
+                    prefix: d.prefix.clone(),
+                    uri: None,
+                    value: d.value.clone(),
+                });
             }
         }
         // resolve attribute prefixes and check duplicates
@@ -402,7 +428,14 @@ impl Core {
         let _ = ns_base;
         self.flush_default_refs(sink);
         if !self.disable_sax {
-            self.emit_start_ns(sink, &local, prefix.as_deref(), uri.as_deref(), &nsdecls, &atts);
+            self.emit_start_ns(
+                sink,
+                &local,
+                prefix.as_deref(),
+                uri.as_deref(),
+                &nsdecls,
+                &atts,
+            );
         }
         Some((local, prefix, uri))
     }
@@ -467,14 +500,22 @@ impl Core {
             if !valid_uri(&url) {
                 self.error(err::WAR_NS_URI);
             }
-            if nsdecls.iter().any(|(p, _)| p.as_deref() == Some(aname.as_slice())) {
+            if nsdecls
+                .iter()
+                .any(|(p, _)| p.as_deref() == Some(aname.as_slice()))
+            {
                 self.fatal(err::ATTRIBUTE_REDEFINED);
             } else {
                 self.ns.push((Some(aname.clone()), url.clone()));
                 nsdecls.push((Some(aname), url));
             }
         } else {
-            atts.push(NsAttr { local: aname, prefix: aprefix, uri: None, value });
+            atts.push(NsAttr {
+                local: aname,
+                prefix: aprefix,
+                uri: None,
+                value,
+            });
         }
     }
 
@@ -496,7 +537,13 @@ impl Core {
 
     /// Whether an attribute was declared with a tokenized type (values are
     /// then normalized).
-    fn is_special(&self, elem: &[u8], eprefix: Option<&[u8]>, att: &[u8], aprefix: Option<&[u8]>) -> bool {
+    fn is_special(
+        &self,
+        elem: &[u8],
+        eprefix: Option<&[u8]>,
+        att: &[u8],
+        aprefix: Option<&[u8]>,
+    ) -> bool {
         if self.special.is_empty() {
             return false;
         }
@@ -600,7 +647,8 @@ impl Core {
         let mut buf: Vec<u8> = Vec::new();
         let mut in_space = false;
         let (mut c, mut l) = self.cur_char();
-        while self.raw() != limit && is_char(c) && c != u32::from(b'<') && self.state != State::Eof {
+        while self.raw() != limit && is_char(c) && c != u32::from(b'<') && self.state != State::Eof
+        {
             if buf.len() > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
                 return None;
@@ -662,7 +710,9 @@ impl Core {
 
     /// The entity part of `xmlParseAttValueComplex` (replaceEntities on).
     fn append_entity_in_attr(&mut self, name: &[u8], buf: &mut Vec<u8>) {
-        let Some(ent) = self.find_entity(name) else { return };
+        let Some(ent) = self.find_entity(name) else {
+            return;
+        };
         if ent.kind == EntityKind::Predefined {
             buf.push(ent.content[0]);
             return;
@@ -690,16 +740,16 @@ impl Core {
         let sax2 = self.namespace_separator.is_some();
         if self.raw() != b'<' || self.nxt(1) != b'/' {
             self.fatal(err::LTSLASH_REQUIRED);
-            if sax2 {
-                if let Some(t) = self.names.pop() {
-                    let n = self.ns.len() - t.ns_count;
-                    self.ns.truncate(n);
-                }
+            if sax2 && let Some(t) = self.names.pop() {
+                let n = self.ns.len() - t.ns_count;
+                self.ns.truncate(n);
             }
             return;
         }
         self.skip(2);
-        let Some(tag) = self.names.last().cloned() else { return };
+        let Some(tag) = self.names.last().cloned() else {
+            return;
+        };
         let matched = self.parse_name_and_compare(&tag.name, tag.prefix.as_deref());
         if self.state == State::Eof {
             return;
@@ -933,7 +983,10 @@ impl Core {
                     return false;
                 }
                 if base == 0 {
-                    if !self.disable_sax && self.cur >= 9 && &self.buf[self.cur - 9..self.cur] == b"<![CDATA[" {
+                    if !self.disable_sax
+                        && self.cur >= 9
+                        && &self.buf[self.cur - 9..self.cur] == b"<![CDATA["
+                    {
                         self.emit_characters(sink, b"");
                     }
                 } else if !self.disable_sax {
@@ -957,7 +1010,11 @@ impl Core {
 
     /// `xmlParseComment`.
     pub(super) fn parse_comment(&mut self, sink: &mut impl Sax) {
-        if !(self.raw() == b'<' && self.nxt(1) == b'!' && self.nxt(2) == b'-' && self.nxt(3) == b'-') {
+        if !(self.raw() == b'<'
+            && self.nxt(1) == b'!'
+            && self.nxt(2) == b'-'
+            && self.nxt(3) == b'-')
+        {
             return;
         }
         self.skip(4);
@@ -977,7 +1034,7 @@ impl Core {
                 let mut ccol = self.col;
                 loop {
                     let b = self.at(i);
-                    if (b > b'-' && b <= 0x7F) || (b >= 0x20 && b < b'-') || b == 0x09 {
+                    if (b > b'-' && b <= 0x7F) || (0x20..b'-').contains(&b) || b == 0x09 {
                         i += 1;
                         ccol += 1;
                     } else {
@@ -1107,10 +1164,7 @@ impl Core {
     fn parse_pi_target(&mut self) -> Option<Vec<u8>> {
         let name = self.parse_name()?;
         if name.len() >= 3 && name[..3].eq_ignore_ascii_case(b"xml") {
-            if name == b"xml" {
-                self.fatal(err::RESERVED_XML_NAME);
-                return Some(name);
-            } else if name.len() == 3 {
+            if name.len() == 3 {
                 self.fatal(err::RESERVED_XML_NAME);
                 return Some(name);
             }
@@ -1332,7 +1386,11 @@ impl Core {
     }
 
     /// compat.c's `_get_entity`: returns the kind of the entity found.
-    fn compat_get_entity<S: Sax>(&mut self, sink: Option<&mut S>, name: &[u8]) -> Option<EntityKind> {
+    fn compat_get_entity<S: Sax>(
+        &mut self,
+        sink: Option<&mut S>,
+        name: &[u8],
+    ) -> Option<EntityKind> {
         if self.in_subset != 0 {
             return None;
         }
@@ -1341,7 +1399,12 @@ impl Core {
         if ent.is_none() || !in_value {
             let kind = ent.as_ref().map(|e| e.kind);
             match kind {
-                None | Some(EntityKind::InternalGeneral | EntityKind::InternalParameter | EntityKind::Predefined) => {
+                None
+                | Some(
+                    EntityKind::InternalGeneral
+                    | EntityKind::InternalParameter
+                    | EntityKind::Predefined,
+                ) => {
                     let predefined = kind == Some(EntityKind::Predefined);
                     if self.installed.default && !(predefined && self.installed.character_data) {
                         if let Some(s) = sink {
@@ -1364,7 +1427,11 @@ impl Core {
                         && let Some(e) = &ent
                         && let Some(s) = sink
                     {
-                        let ok = s.external_entity_ref(name, e.system_id.as_deref(), e.public_id.as_deref());
+                        let ok = s.external_entity_ref(
+                            name,
+                            e.system_id.as_deref(),
+                            e.public_id.as_deref(),
+                        );
                         if !ok {
                             self.stop();
                             self.error_code = err::EXTERNAL_ENTITY_HANDLING;
@@ -1391,12 +1458,9 @@ impl Core {
             if c == b'&' && s.get(i + 1) == Some(&b'#') {
                 let (val, n) = string_char_ref(&s[i..]);
                 if val == 0 {
-                    self.fatal(if s.get(i + 2) == Some(&b'x') {
-                        err::INVALID_HEX_CHARREF
-                    } else {
-                        err::INVALID_DEC_CHARREF
-                    });
-                    return Some(out);
+                    // a bad digit (6/7) is followed by "0 is not a Char" (9)
+                    self.fatal(err::INVALID_CHAR);
+                    return None;
                 }
                 push_utf8(&mut out, val);
                 i += n;
@@ -1414,7 +1478,8 @@ impl Core {
                 self.nb_entities += 1;
                 match self.find_entity(&name) {
                     None => {
-                        if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+                        if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs)
+                        {
                             self.fatal(err::UNDECLARED_ENTITY);
                         } else {
                             self.error(err::WAR_UNDECLARED_ENTITY);
@@ -1481,7 +1546,10 @@ fn check_cdata(utf: &[u8], complete: bool) -> i64 {
             if utf[ix + 1] & 0xC0 != 0x80 {
                 return -(ix as i64);
             }
-            (2, (u32::from(c & 0x1F) << 6) | u32::from(utf[ix + 1] & 0x3F))
+            (
+                2,
+                (u32::from(c & 0x1F) << 6) | u32::from(utf[ix + 1] & 0x3F),
+            )
         } else if c & 0xF0 == 0xE0 {
             if ix + 3 > len {
                 return if complete { -(ix as i64) } else { ix as i64 };
@@ -1491,13 +1559,18 @@ fn check_cdata(utf: &[u8], complete: bool) -> i64 {
             }
             (
                 3,
-                (u32::from(c & 0xF) << 12) | (u32::from(utf[ix + 1] & 0x3F) << 6) | u32::from(utf[ix + 2] & 0x3F),
+                (u32::from(c & 0xF) << 12)
+                    | (u32::from(utf[ix + 1] & 0x3F) << 6)
+                    | u32::from(utf[ix + 2] & 0x3F),
             )
         } else if c & 0xF8 == 0xF0 {
             if ix + 4 > len {
                 return if complete { -(ix as i64) } else { ix as i64 };
             }
-            if utf[ix + 1] & 0xC0 != 0x80 || utf[ix + 2] & 0xC0 != 0x80 || utf[ix + 3] & 0xC0 != 0x80 {
+            if utf[ix + 1] & 0xC0 != 0x80
+                || utf[ix + 2] & 0xC0 != 0x80
+                || utf[ix + 3] & 0xC0 != 0x80
+            {
                 return -(ix as i64);
             }
             (
@@ -1593,12 +1666,14 @@ pub(super) fn qname_key(prefix: Option<&[u8]>, local: &[u8]) -> Vec<u8> {
 }
 
 /// Rough `xmlParseURI` acceptance: RFC 3986 characters and `%XX` escapes.
-fn valid_uri(u: &[u8]) -> bool {
+pub(super) fn valid_uri(u: &[u8]) -> bool {
     let mut i = 0;
     while i < u.len() {
         let c = u[i];
         if c == b'%' {
-            if i + 2 >= u.len() + 0 || !u.get(i + 1).is_some_and(u8::is_ascii_hexdigit) || !u.get(i + 2).is_some_and(u8::is_ascii_hexdigit) {
+            if !u.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                || !u.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+            {
                 return false;
             }
             i += 3;
@@ -1638,7 +1713,14 @@ impl Sax for NoSink {
     fn character_data(&mut self, _: &[u8]) {}
     fn processing_instruction(&mut self, _: &[u8], _: Option<&[u8]>) {}
     fn default(&mut self, _: &[u8]) {}
-    fn unparsed_entity_decl(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>, _: Option<&[u8]>) {}
+    fn unparsed_entity_decl(
+        &mut self,
+        _: &[u8],
+        _: Option<&[u8]>,
+        _: Option<&[u8]>,
+        _: Option<&[u8]>,
+    ) {
+    }
     fn notation_decl(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) {}
     fn external_entity_ref(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) -> bool {
         true

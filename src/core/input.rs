@@ -116,7 +116,9 @@ impl Core {
                         }
                         (v, 4)
                     } else {
-                        let v = (u32::from(c & 0xF) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+                        let v = (u32::from(c & 0xF) << 12)
+                            | (u32::from(b1 & 0x3F) << 6)
+                            | u32::from(b2 & 0x3F);
                         if v < 0x800 {
                             break 'dec true;
                         }
@@ -159,7 +161,8 @@ impl Core {
 
     /// `xmlNextChar` (`NEXT`): advance one character, counting lines.
     pub(super) fn next_char(&mut self) {
-        if self.state == State::Eof || self.at_end() {
+        // a NUL byte cannot be grown past in push mode: no move
+        if self.state == State::Eof || self.raw() == 0 {
             return;
         }
         if self.raw() == b'\n' {
@@ -193,10 +196,15 @@ impl Core {
                                 | u32::from(b3 & 0x3F);
                             self.cur += 4;
                         } else {
-                            val = (u32::from(c & 0xF) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+                            val = (u32::from(c & 0xF) << 12)
+                                | (u32::from(b1 & 0x3F) << 6)
+                                | u32::from(b2 & 0x3F);
                             self.cur += 3;
                         }
-                        if (0xD800..0xE000).contains(&val) || (0xFFFE..0x10000).contains(&val) || val >= 0x110000 {
+                        if (0xD800..0xE000).contains(&val)
+                            || (0xFFFE..0x10000).contains(&val)
+                            || val >= 0x110000
+                        {
                             self.fatal(err::INVALID_CHAR);
                         }
                     } else {
@@ -233,7 +241,8 @@ impl Core {
 
     /// `SHRINK` (only acts while `progressive` is off, i.e. in the prolog).
     pub(super) fn shrink_macro(&mut self) {
-        if self.progressive == Progressive::Off && self.cur > 500 && self.buf.len() - self.cur < 500 {
+        if self.progressive == Progressive::Off && self.cur > 500 && self.buf.len() - self.cur < 500
+        {
             self.shrink_input();
         }
     }
@@ -280,7 +289,10 @@ impl Core {
         if let Some(p) = last_lt_new {
             let abs = from + p;
             // last '>' before the new last '<'
-            let before = self.buf[from..from + p].iter().rposition(|&b| b == b'>').map(|q| from + q);
+            let before = self.buf[from..from + p]
+                .iter()
+                .rposition(|&b| b == b'>')
+                .map(|q| from + q);
             if let Some(q) = before {
                 self.gt_before_lt = Some(q);
             } else if let Some(g) = self.last_gt_any {
@@ -581,7 +593,10 @@ impl Core {
                         if st == State::Misc {
                             self.check_index = 0;
                         }
-                    } else if st == State::Misc && c == b'<' && self.buf[self.cur..].starts_with(b"<!DOCTYPE") {
+                    } else if st == State::Misc
+                        && c == b'<'
+                        && self.buf[self.cur..].starts_with(b"<!DOCTYPE")
+                    {
                         if !terminate && self.lookup(b">").is_none() {
                             self.progressive = Progressive::Dtd;
                             return;
@@ -599,7 +614,10 @@ impl Core {
                             self.in_subset = 0;
                             self.state = State::Prolog;
                         }
-                    } else if c == b'<' && n == b'!' && avail < if st == State::Misc { 9 } else { 4 } {
+                    } else if c == b'<'
+                        && n == b'!'
+                        && avail < if st == State::Misc { 9 } else { 4 }
+                    {
                         return;
                     } else if st == State::Epilog {
                         self.fatal(err::DOCUMENT_END);
@@ -627,7 +645,11 @@ impl Core {
         let s = [self.nxt(0), self.nxt(1), self.nxt(2), self.nxt(3)];
         if s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF {
             self.cur += 3;
-        } else if (s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF) || s == [0x3C, 0, 0x3F, 0] || s == [0, 0x3C, 0, 0x3F] {
+        } else if (s[0] == 0xFF && s[1] == 0xFE)
+            || (s[0] == 0xFE && s[1] == 0xFF)
+            || s == [0x3C, 0, 0x3F, 0]
+            || s == [0, 0x3C, 0, 0x3F]
+        {
             let le = s[0] == 0xFF || s[0] == 0x3C;
             let skip = if s[0] == 0xFF || s[0] == 0xFE { 2 } else { 0 };
             let raw = self.buf.split_off(self.cur + skip);

@@ -466,8 +466,10 @@ impl Core {
     /// SAX1 start tag.
     fn emit_start(&mut self, sink: &mut impl Sax, name: &[u8], atts: &[(Vec<u8>, Vec<u8>)]) {
         if self.installed.element {
-            let list: Vec<(&[u8], &[u8])> =
-                atts.iter().map(|(n, v)| (n.as_slice(), v.as_slice())).collect();
+            let list: Vec<(&[u8], &[u8])> = atts
+                .iter()
+                .map(|(n, v)| (n.as_slice(), v.as_slice()))
+                .collect();
             sink.start_element(name, &list);
         } else if self.installed.default {
             let mut d = vec![b'<'];
@@ -541,8 +543,10 @@ impl Core {
                     (n, a.value.clone())
                 })
                 .collect();
-            let list: Vec<(&[u8], &[u8])> =
-                owned.iter().map(|(n, v)| (n.as_slice(), v.as_slice())).collect();
+            let list: Vec<(&[u8], &[u8])> = owned
+                .iter()
+                .map(|(n, v)| (n.as_slice(), v.as_slice()))
+                .collect();
             sink.start_element(&name, &list);
         } else if self.installed.default {
             let mut d = vec![b'<'];
@@ -580,7 +584,13 @@ impl Core {
     }
 
     /// SAX2 end tag (`_end_element_handler_ns`).
-    fn emit_end_ns(&mut self, sink: &mut impl Sax, local: &[u8], prefix: Option<&[u8]>, uri: Option<&[u8]>) {
+    fn emit_end_ns(
+        &mut self,
+        sink: &mut impl Sax,
+        local: &[u8],
+        prefix: Option<&[u8]>,
+        uri: Option<&[u8]>,
+    ) {
         if self.installed.element {
             let name = self.qualify(local, uri);
             sink.end_element(&name);

@@ -74,7 +74,7 @@ impl Core {
             self.next_char();
         } else {
             self.fatal(err::XMLDECL_NOT_FINISHED);
-            while !self.at_end() && self.raw() != b'>' {
+            while self.raw() != 0 && self.raw() != b'>' {
                 self.cur += 1;
             }
             self.next_char();
@@ -172,11 +172,18 @@ impl Core {
         }
         let n = name.as_ref()?;
         let upper: Vec<u8> = n.iter().map(u8::to_ascii_uppercase).collect();
+        let utf16_mode = matches!(
+            self.enc.mode,
+            encoding::Mode::Utf16Le | encoding::Mode::Utf16Be
+        );
         if upper == b"UTF-16" || upper == b"UTF16" {
             if self.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
-        } else if upper == b"UTF-8" || upper == b"UTF8" {
+        } else if upper == b"UTF-8"
+            || upper == b"UTF8"
+            || (utf16_mode && (upper.starts_with(b"UTF-16") || upper.starts_with(b"UTF16")))
+        {
         } else {
             match encoding::table_for(n) {
                 Some(mode) => self.switch_encoding(mode),
@@ -407,7 +414,9 @@ impl Core {
             }
             base += 1;
         }
-        if !found && !terminate {
+        if !found {
+            // even a final chunk waits here: the missing subset end is
+            // reported as an unfinished document
             self.check_index = if quote == 0 { base } else { 0 };
             return false;
         }
@@ -542,6 +551,13 @@ impl Core {
                 if uri.is_none() && lit.is_none() {
                     self.fatal(err::VALUE_REQUIRED);
                 }
+                if let Some(u) = &uri {
+                    if !super::content::valid_uri(u) {
+                        self.error(91); // XML_ERR_INVALID_URI
+                    } else if u.contains(&b'#') {
+                        self.fatal(94); // XML_ERR_URI_FRAGMENT
+                    }
+                }
             }
         } else if self.raw() == b'"' || self.raw() == b'\'' {
             let value = self.parse_entity_value();
@@ -558,10 +574,12 @@ impl Core {
             if uri.is_none() && lit.is_none() {
                 self.fatal(err::VALUE_REQUIRED);
             }
-            if let Some(u) = &uri
-                && u.contains(&b'#')
-            {
-                self.fatal(94); // XML_ERR_URI_FRAGMENT
+            if let Some(u) = &uri {
+                if !super::content::valid_uri(u) {
+                    self.error(91); // XML_ERR_INVALID_URI
+                } else if u.contains(&b'#') {
+                    self.fatal(94); // XML_ERR_URI_FRAGMENT
+                }
             }
             if self.raw() != b'>' && self.skip_blanks_dtd() == 0 {
                 self.fatal(err::SPACE_REQUIRED);
@@ -572,17 +590,16 @@ impl Core {
                     self.fatal(err::SPACE_REQUIRED);
                 }
                 let ndata = self.parse_name();
+                // compat.c's own unparsedEntityDecl: the entity is not
+                // recorded, so later references to it are undeclared
                 if !self.disable_sax && self.installed.unparsed_entity_decl {
-                    sink.unparsed_entity_decl(&name, uri.as_deref(), lit.as_deref(), ndata.as_deref());
+                    sink.unparsed_entity_decl(
+                        &name,
+                        uri.as_deref(),
+                        lit.as_deref(),
+                        ndata.as_deref(),
+                    );
                 }
-                self.add_entity(Entity {
-                    kind: EntityKind::ExternalGeneralUnparsed,
-                    name: name.clone(),
-                    content: Vec::new(),
-                    system_id: uri,
-                    public_id: lit,
-                    checked: 0,
-                });
             } else {
                 self.add_entity(Entity {
                     kind: EntityKind::ExternalGeneralParsed,
@@ -607,7 +624,10 @@ impl Core {
     }
 
     fn add_entity(&mut self, e: Entity) {
-        if matches!(e.name.as_slice(), b"lt" | b"gt" | b"amp" | b"apos" | b"quot") {
+        if matches!(
+            e.name.as_slice(),
+            b"lt" | b"gt" | b"amp" | b"apos" | b"quot"
+        ) {
             return;
         }
         self.entities.entry(e.name.clone()).or_insert(e);
@@ -641,10 +661,16 @@ impl Core {
             if b == b'%' || (b == b'&' && buf.get(i + 1) != Some(&b'#')) {
                 i += 1;
                 let start = i;
-                while i < buf.len() && buf[i] != b';' && !is_blank(buf[i]) && buf[i] != b'&' && buf[i] != b'%' {
+                while i < buf.len()
+                    && buf[i] != b';'
+                    && !is_blank(buf[i])
+                    && buf[i] != b'&'
+                    && buf[i] != b'%'
+                {
                     i += 1;
                 }
-                let ok = i > start && super::chars::is_name_start(u32::from(buf[start])) || (i > start && buf[start] >= 0x80);
+                let ok = i > start
+                    && (super::chars::is_name_start(u32::from(buf[start])) || buf[start] >= 0x80);
                 if !ok || buf.get(i) != Some(&b';') {
                     self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR
                     return None;
@@ -670,7 +696,11 @@ impl Core {
                 let mut bad = false;
                 while j < buf.len() && buf[j] != b';' {
                     let d = buf[j];
-                    let v = if hex { (d as char).to_digit(16) } else { (d as char).to_digit(10) };
+                    let v = if hex {
+                        (d as char).to_digit(16)
+                    } else {
+                        (d as char).to_digit(10)
+                    };
                     match v {
                         Some(v) => val = (val * if hex { 16 } else { 10 } + v).min(0x110000),
                         None => {
@@ -682,7 +712,11 @@ impl Core {
                 }
                 if bad || val >= 0x110000 || !is_char(val) {
                     self.fatal(if bad {
-                        if hex { err::INVALID_HEX_CHARREF } else { err::INVALID_DEC_CHARREF }
+                        if hex {
+                            err::INVALID_HEX_CHARREF
+                        } else {
+                            err::INVALID_DEC_CHARREF
+                        }
                     } else {
                         err::INVALID_CHAR
                     });
@@ -754,12 +788,16 @@ impl Core {
                 self.fatal(err::SPACE_REQUIRED);
                 break;
             }
-            let Some(cdata) = self.parse_attribute_type() else { break };
+            let Some(cdata) = self.parse_attribute_type() else {
+                break;
+            };
             if self.skip_blanks_dtd() == 0 {
                 self.fatal(err::SPACE_REQUIRED);
                 break;
             }
-            let Some((use_default, mut value)) = self.parse_default_decl() else { break };
+            let Some((use_default, mut value)) = self.parse_default_decl() else {
+                break;
+            };
             if !cdata && let Some(v) = &value {
                 value = Some(normalize_space(v));
             }
@@ -774,11 +812,17 @@ impl Core {
                 if use_default && let Some(v) = value {
                     let list = self.defaults.entry(key.clone()).or_default();
                     if !list.iter().any(|d| d.local == al && d.prefix == ap) {
-                        list.push(DefaultAttr { prefix: ap.clone(), local: al.clone(), value: v });
+                        list.push(DefaultAttr {
+                            prefix: ap.clone(),
+                            local: al.clone(),
+                            value: v,
+                        });
                     }
                 }
                 if !cdata {
-                    self.special.entry((key, qname_key(ap.as_deref(), &al))).or_insert(());
+                    self.special
+                        .entry((key, qname_key(ap.as_deref(), &al)))
+                        .or_insert(());
                 }
             }
         }
@@ -959,4 +1003,22 @@ fn split_qname(n: &[u8]) -> (Option<Vec<u8>>, Vec<u8>) {
         Some(i) if i > 0 && i + 1 < n.len() => (Some(n[..i].to_vec()), n[i + 1..].to_vec()),
         _ => (None, n.to_vec()),
     }
+}
+
+/// The character at `i` of UTF-8 bytes and its length (invalid bytes read
+/// as themselves).
+fn utf8_at(b: &[u8], i: usize) -> (u32, usize) {
+    let n = match b[i] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    };
+    if n > 1
+        && let Some(s) = b.get(i..i + n)
+        && let Ok(st) = std::str::from_utf8(s)
+    {
+        return (st.chars().next().map_or(0, u32::from), n);
+    }
+    (u32::from(b[i]), 1)
 }

@@ -30,7 +30,7 @@ fn q(b: &[u8]) -> String {
             b'\t' => s.push_str("\\t"),
             0x20..=0x7E => s.push(c as char),
             _ => {
-                let n = if c >= 0xC2 && c < 0xE0 {
+                let n = if (0xC2..0xE0).contains(&c) {
                     2
                 } else if (0xE0..0xF0).contains(&c) {
                     3
@@ -131,7 +131,13 @@ impl Sax for Trace {
     fn default(&mut self, data: &[u8]) {
         self.text("default", data);
     }
-    fn unparsed_entity_decl(&mut self, name: &[u8], s: Option<&[u8]>, p: Option<&[u8]>, n: Option<&[u8]>) {
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &[u8],
+        s: Option<&[u8]>,
+        p: Option<&[u8]>,
+        n: Option<&[u8]>,
+    ) {
         let l = format!(
             "unparsed_entity_decl {} false {} {} {}",
             self.v(Some(name)),
@@ -142,11 +148,21 @@ impl Sax for Trace {
         self.emit(l);
     }
     fn notation_decl(&mut self, name: &[u8], s: Option<&[u8]>, p: Option<&[u8]>) {
-        let l = format!("notation_decl {} false {} {}", self.v(Some(name)), self.v(s), self.v(p));
+        let l = format!(
+            "notation_decl {} false {} {}",
+            self.v(Some(name)),
+            self.v(s),
+            self.v(p)
+        );
         self.emit(l);
     }
     fn external_entity_ref(&mut self, names: &[u8], s: Option<&[u8]>, p: Option<&[u8]>) -> bool {
-        let l = format!("external_entity_ref {} \"\" {} {}", self.v(Some(names)), self.v(s), self.v(p));
+        let l = format!(
+            "external_entity_ref {} \"\" {} {}",
+            self.v(Some(names)),
+            self.v(s),
+            self.v(p)
+        );
         self.emit(l);
         true
     }
@@ -157,7 +173,7 @@ impl Sax for Trace {
 }
 
 fn fixtures_root() -> Option<PathBuf> {
-    for p in ["fixtures/php", "/work/main/fixtures/php"] {
+    for p in ["/work/main/fixtures/php", "fixtures/php"] {
         let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
         if p.is_dir() {
             return Some(p);
@@ -219,7 +235,13 @@ fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String
         i += 1;
     }
     let mut core = Core::new(ns);
-    let mut t = Trace { lines: Vec::new(), pending: None, fold, target, skip };
+    let mut t = Trace {
+        lines: Vec::new(),
+        pending: None,
+        fold,
+        target,
+        skip,
+    };
     let installed = if mode == "trace" {
         Installed {
             element: true,
@@ -233,7 +255,11 @@ fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String
             end_namespace_decl: true,
         }
     } else {
-        Installed { element: true, character_data: true, ..Installed::default() }
+        Installed {
+            element: true,
+            character_data: true,
+            ..Installed::default()
+        }
     };
     let ret = match chunk {
         None => core.parse(&mut t, installed, xml, true),
@@ -252,7 +278,13 @@ fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String
         }
     };
     t.flush();
-    let result = format!("result {} {} {} {}", core.error_code(), core.line(), core.column(), core.byte_index());
+    let result = format!(
+        "result {} {} {} {}",
+        core.error_code(),
+        core.line(),
+        core.column(),
+        core.byte_index()
+    );
     let exp_lines: Vec<&str> = expected.lines().collect();
     let exp_result = exp_lines.iter().find(|l| l.starts_with("result "))?;
     let exp_result: Vec<&str> = exp_result.splitn(6, ' ').take(5).collect();
@@ -285,21 +317,35 @@ fn fixtures() {
     let mut pass = 0;
     let mut fail = Vec::new();
     let mut themes: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
-    let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     dirs.sort();
     for dir in dirs {
         let theme = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
         files.sort();
         for f in files {
             if f.extension().is_none_or(|e| e != "args") {
                 continue;
             }
             let args = std::fs::read_to_string(&f).unwrap();
-            let Ok(xml) = std::fs::read(f.with_extension("xml")) else { continue };
-            let Ok(out) = std::fs::read(f.with_extension("out")) else { continue };
+            let Ok(xml) = std::fs::read(f.with_extension("xml")) else {
+                continue;
+            };
+            let Ok(out) = std::fs::read(f.with_extension("out")) else {
+                continue;
+            };
             let out = String::from_utf8_lossy(&out).into_owned();
-            let Some((exp, got)) = run_fixture(&xml, &args, &out) else { continue };
+            let Some((exp, got)) = run_fixture(&xml, &args, &out) else {
+                continue;
+            };
             let e = themes.entry(theme.clone()).or_default();
             e.1 += 1;
             if exp == got {
@@ -316,7 +362,10 @@ fn fixtures() {
     let show = std::env::var("SHOW").ok();
     for (f, exp, got) in &fail {
         let name = f.file_stem().unwrap().to_string_lossy();
-        if show.as_deref().is_some_and(|s| name.contains(s) || s == "all") {
+        if show
+            .as_deref()
+            .is_some_and(|s| name.contains(s) || s == "all")
+        {
             eprintln!("=== {}\n--- expected\n{exp}\n--- got\n{got}", f.display());
         } else {
             eprintln!("FAIL {}", f.display());
@@ -333,9 +382,17 @@ fn chunked_equals_one_shot() {
         b"<r><a   b='>' c=\"&lt;\"/>text\r\nmore</r>",
     ];
     for doc in docs {
-        let one = run_fixture(doc, "trace", "ok 1\nresult 0 0 0 0 \"\"").unwrap().1;
+        let one = run_fixture(doc, "trace", "ok 1\nresult 0 0 0 0 \"\"")
+            .unwrap()
+            .1;
         for n in 1..doc.len() {
-            let got = run_fixture(doc, &format!("trace --chunk {n}"), "ok 1\nresult 0 0 0 0 \"\"").unwrap().1;
+            let got = run_fixture(
+                doc,
+                &format!("trace --chunk {n}"),
+                "ok 1\nresult 0 0 0 0 \"\"",
+            )
+            .unwrap()
+            .1;
             assert_eq!(one, got, "chunk {n}");
         }
     }
