@@ -32,3 +32,8 @@ pub mod decode;
 mod php;
 #[allow(dead_code)] // wired up by the parser
 mod sax;
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
