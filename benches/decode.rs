@@ -7,7 +7,7 @@
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use phpxml::decode::{
     Status, TargetEncoding, next_utf8_char, xml_utf8_decode_into, xml_utf8_decode_reference_into,
 };
@@ -102,6 +102,19 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// With `PHPXML_WRITE_INPUTS=DIR` set, writes the corpus at 64 MiB to DIR
+/// (for the whole-process comparison with PHP) instead of benchmarking.
+fn write_inputs(dir: &str) {
+    std::fs::create_dir_all(dir).expect("create the input directory");
+    for (name, input) in inputs::corpus(64 << 20) {
+        if ["ascii", "french", "cyrillic", "cjk"].contains(&name) {
+            let path = format!("{dir}/{name}-64MiB.txt");
+            std::fs::write(&path, input).expect("write an input");
+            println!("{path}");
+        }
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
@@ -109,4 +122,11 @@ criterion_group! {
         .measurement_time(std::time::Duration::from_secs(2));
     targets = bench
 }
-criterion_main!(benches);
+fn main() {
+    if let Ok(dir) = std::env::var("PHPXML_WRITE_INPUTS") {
+        write_inputs(&dir);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -27,21 +27,45 @@ impl Rng {
 }
 
 const CYRILLIC: &[&str] = &[
-    "привет", "мир", "съешь", "же", "ещё", "этих", "мягких", "французских", "булок", "да",
-    "выпей", "чаю", "город", "время", "человек", "работа",
+    "привет",
+    "мир",
+    "съешь",
+    "же",
+    "ещё",
+    "этих",
+    "мягких",
+    "французских",
+    "булок",
+    "да",
+    "выпей",
+    "чаю",
+    "город",
+    "время",
+    "человек",
+    "работа",
 ];
 const CJK: &[&str] = &[
-    "中文", "日本語", "한국어", "漢字", "東京", "北京", "文字化け", "解析", "処理", "速度",
-    "検証", "測定",
+    "中文",
+    "日本語",
+    "한국어",
+    "漢字",
+    "東京",
+    "北京",
+    "文字化け",
+    "解析",
+    "処理",
+    "速度",
+    "検証",
+    "測定",
 ];
 const FRENCH: &[&str] = &[
-    "le", "déjà", "où", "garçon", "fenêtre", "élève", "hôpital", "naïve", "Noël", "à",
-    "très", "café", "maïs", "août", "et", "la", "une", "pour", "été", "être",
+    "le", "déjà", "où", "garçon", "fenêtre", "élève", "hôpital", "naïve", "Noël", "à", "très",
+    "café", "maïs", "août", "et", "la", "une", "pour", "été", "être",
 ];
 const EMOJI: &[&str] = &["😀", "🚀", "🎉", "👍", "🔥", "🌍", "💡", "✨"];
 const ENGLISH: &[&str] = &[
-    "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "parser",
-    "returns", "every", "value", "with", "index",
+    "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "parser", "returns",
+    "every", "value", "with", "index",
 ];
 const TAGS: &[&str] = &["div", "span", "p", "a", "li", "td"];
 
