@@ -107,33 +107,92 @@ pub(super) fn decode_until(
     target: TargetEncoding,
     out: &mut Vec<u8>,
 ) -> usize {
-    debug_assert!(target != TargetEncoding::Utf8);
+    match target {
+        TargetEncoding::Iso8859_1 => decode_until_max::<0xFF>(src, limit, out),
+        TargetEncoding::UsAscii => decode_until_max::<0x7F>(src, limit, out),
+        TargetEncoding::Utf8 => unreachable!("UTF-8 is copied, not decoded"),
+    }
+}
+
+/// The target byte for the non-ASCII character at `i`, and its width.
+///
+/// With four bytes in view the sequence is classified from one
+/// little-endian word; near the end, and for anything malformed, the inline
+/// decoder decides (and with it the reference).
+#[inline(always)]
+fn decode_one<const MAX: u32>(src: &[u8], i: usize) -> (u8, usize) {
+    if let Some(window) = src.get(i..i + 4) {
+        let w = u32::from_le_bytes(window.try_into().expect("four bytes"));
+        let lead = w & 0xFF;
+        if w & 0xC0E0 == 0x80C0 && lead >= 0xC2 {
+            let cp = ((lead & 0x1F) << 6) | ((w >> 8) & 0x3F);
+            return (narrow::<MAX>(cp), 2);
+        }
+        if w & 0x00C0_C0F0 == 0x0080_80E0 {
+            let cp = ((lead & 0x0F) << 12) | (((w >> 8) & 0x3F) << 6) | ((w >> 16) & 0x3F);
+            if cp >= 0x800 && cp & 0xF800 != 0xD800 {
+                return (narrow::<MAX>(cp), 3);
+            }
+        } else if w & 0xC0C0_C0F8 == 0x8080_80F0 {
+            let cp = ((lead & 0x07) << 18)
+                | (((w >> 8) & 0x3F) << 12)
+                | (((w >> 16) & 0x3F) << 6)
+                | ((w >> 24) & 0x3F);
+            if cp.wrapping_sub(0x1_0000) < 0x10_0000 {
+                return (narrow::<MAX>(cp), 4);
+            }
+        }
+    }
+    let c = next_utf8_char(src, i);
+    let byte = match c.status {
+        Status::Success => narrow::<MAX>(c.code_point),
+        Status::Failure => b'?',
+    };
+    (byte, c.cursor - i)
+}
+
+/// A code point as a byte of a target that holds `0..=MAX`, or `?`.
+#[inline(always)]
+fn narrow<const MAX: u32>(code_point: u32) -> u8 {
+    if code_point <= MAX {
+        // The guard makes the cast lossless.
+        #[allow(clippy::cast_possible_truncation)]
+        let byte = code_point as u8;
+        byte
+    } else {
+        b'?'
+    }
+}
+
+/// [`decode_until`] for a target that holds the code points `0..=MAX`.
+#[inline(always)]
+fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, out: &mut Vec<u8>) -> usize {
     let start = out.len();
     // One byte out per character in: the output never outgrows the input.
     out.resize(start + src.len(), 0);
     let dst = &mut out[start..];
     let (mut i, mut o) = (0, 0);
-    while i < limit {
+    'runs: while i < limit {
         let run = copy_ascii_run(&src[i..], &mut dst[o..]);
         i += run;
         o += run;
-        // Dense non-ASCII text stays here, in the scalar loop, and goes back
-        // to the run copier only after an ASCII byte.
+        // Dense non-ASCII text stays in this scalar loop; it goes back to
+        // the run copier only when two ASCII bytes in a row announce a run.
         while i < limit {
             let b = src[i];
             if b < 0x80 {
                 dst[o] = b;
                 i += 1;
                 o += 1;
-                if src.len() - i >= STEP {
-                    break;
+                if src.get(i).is_some_and(|&next| next < 0x80) && src.len() - i >= STEP {
+                    continue 'runs;
                 }
                 continue;
             }
-            let c = next_utf8_char(src, i);
-            dst[o] = target.map(decoded(c));
+            let (byte, width) = decode_one::<MAX>(src, i);
+            dst[o] = byte;
             o += 1;
-            i = c.cursor;
+            i += width;
         }
     }
     out.truncate(start + o);
