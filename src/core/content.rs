@@ -901,7 +901,12 @@ impl Core {
                 i += 2;
                 self.line += 1;
                 self.col = 1;
-                continue;
+                // `continue` of libxml2's do-while: the condition is tested
+                let b = self.at(i);
+                if (0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A {
+                    continue;
+                }
+                break;
             }
             if self.at(i) == b'<' || self.at(i) == b'&' {
                 return;

@@ -661,16 +661,19 @@ impl Core {
             if b == b'%' || (b == b'&' && buf.get(i + 1) != Some(&b'#')) {
                 i += 1;
                 let start = i;
-                while i < buf.len()
-                    && buf[i] != b';'
-                    && !is_blank(buf[i])
-                    && buf[i] != b'&'
-                    && buf[i] != b'%'
-                {
-                    i += 1;
+                while i < buf.len() {
+                    let (c, n) = utf8_at(&buf, i);
+                    let ok = if i == start {
+                        super::chars::is_name_start(c)
+                    } else {
+                        super::chars::is_name_char(c)
+                    };
+                    if !ok {
+                        break;
+                    }
+                    i += n;
                 }
-                let ok = i > start
-                    && (super::chars::is_name_start(u32::from(buf[start])) || buf[start] >= 0x80);
+                let ok = i > start;
                 if !ok || buf.get(i) != Some(&b';') {
                     self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR
                     return None;
@@ -711,15 +714,15 @@ impl Core {
                     j += 1;
                 }
                 if bad || val >= 0x110000 || !is_char(val) {
-                    self.fatal(if bad {
-                        if hex {
+                    if bad {
+                        self.fatal(if hex {
                             err::INVALID_HEX_CHARREF
                         } else {
                             err::INVALID_DEC_CHARREF
-                        }
-                    } else {
-                        err::INVALID_CHAR
-                    });
+                        });
+                    }
+                    // the value is then 0, not a Char either
+                    self.fatal(err::INVALID_CHAR);
                     return None;
                 }
                 push_utf8(&mut out, val);

@@ -2,7 +2,7 @@
 //! `utf8_encode()`.
 
 use super::inline::next_utf8_char;
-use super::kernels::{STEP, copy_ascii_run};
+use super::kernels::{STEP, copy_ascii_run, utf8_run};
 use super::reference::next_utf8_char_reference;
 use super::{NextChar, Status, TargetEncoding};
 
@@ -173,11 +173,16 @@ fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, out: &mut Vec<u8>)
     let dst = &mut out[start..];
     let (mut i, mut o) = (0, 0);
     'runs: while i < limit {
-        let run = copy_ascii_run(&src[i..], &mut dst[o..]);
-        i += run;
-        o += run;
-        // Dense non-ASCII text stays in this scalar loop; it goes back to
-        // the run copier only when two ASCII bytes in a row announce a run.
+        if src.len() - i >= STEP {
+            let (read, written) = utf8_run::<MAX>(&src[i..], &mut dst[o..]);
+            i += read;
+            o += written;
+        }
+        // The vector kernel stopped at a malformed sequence or near the
+        // end. This scalar loop takes over, and hands back when the next
+        // bytes look like text the kernel does well: two ASCII bytes, or a
+        // two- or three-byte lead after a character of that kind.
+        // Four-byte characters (emoji) are faster here.
         while i < limit {
             let b = src[i];
             if b < 0x80 {
@@ -193,6 +198,14 @@ fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, out: &mut Vec<u8>)
             dst[o] = byte;
             o += 1;
             i += width;
+            if width < 4
+                && src
+                    .get(i)
+                    .is_some_and(|&next| next.wrapping_sub(0xC2) < 0x2E)
+                && src.len() - i >= STEP
+            {
+                continue 'runs;
+            }
         }
     }
     out.truncate(start + o);
