@@ -813,7 +813,7 @@ impl Core {
             return true;
         }
         match self.parse_name() {
-            Some(n) => n == name && self.namespace_separator.is_none(),
+            Some(n) => n == name,
             None => false,
         }
     }

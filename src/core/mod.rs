@@ -256,6 +256,8 @@ pub(crate) struct Core {
     /// `&name;` the default handler gets while an attribute value is parsed
     /// (compat.c's getEntity), sent before the start tag's events.
     pending_default_refs: Vec<Vec<u8>>,
+    /// Quote the internal-subset end scan was inside when it paused.
+    dtd_quote: u8,
 }
 
 impl Core {

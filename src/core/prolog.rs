@@ -357,7 +357,14 @@ impl Core {
     pub(super) fn dtd_state(&mut self, sink: &mut impl Sax, terminate: bool) -> bool {
         let use_ = self.buf.len();
         let mut base = self.cur.max(self.check_index);
-        let mut quote = 0u8;
+        // libxml2 rescans from the cursor when it stopped inside a quoted
+        // string; resuming with the remembered quote reaches the same state
+        // without the quadratic rescan
+        let mut quote = if self.check_index > self.cur {
+            self.dtd_quote
+        } else {
+            0
+        };
         let mut found = false;
         'scan: while base < use_ {
             let b = self.buf[base];
@@ -370,13 +377,12 @@ impl Core {
             }
             if b == b'<' && base + 4 < use_ && &self.buf[base + 1..base + 4] == b"!--" {
                 let mut f = false;
-                while base + 3 < use_ {
-                    if &self.buf[base..base + 3] == b"-->" {
+                match memchr_seq(&self.buf[base..use_], b"-->") {
+                    Some(k) => {
                         f = true;
-                        base += 2;
-                        break;
+                        base += k + 2;
                     }
-                    base += 1;
+                    None => base = use_.saturating_sub(3).max(base),
                 }
                 if !f {
                     break 'scan;
@@ -417,7 +423,8 @@ impl Core {
         if !found {
             // even a final chunk waits here: the missing subset end is
             // reported as an unfinished document
-            self.check_index = if quote == 0 { base } else { 0 };
+            self.check_index = base;
+            self.dtd_quote = quote;
             return false;
         }
         let _ = terminate;
@@ -1024,4 +1031,9 @@ fn utf8_at(b: &[u8], i: usize) -> (u32, usize) {
         return (st.chars().next().map_or(0, u32::from), n);
     }
     (u32::from(b[i]), 1)
+}
+
+/// Position of `needle` in `hay`.
+fn memchr_seq(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
 }

@@ -397,3 +397,159 @@ fn chunked_equals_one_shot() {
         }
     }
 }
+
+/// Feeds `doc` one byte at a time; returns the final state.
+fn bytewise(doc: &[u8]) -> (bool, i32) {
+    let mut core = Core::new(None);
+    let mut t = Trace {
+        lines: Vec::new(),
+        pending: None,
+        fold: false,
+        target: TargetEncoding::Utf8,
+        skip: 0,
+    };
+    let installed = Installed {
+        element: true,
+        character_data: true,
+        default: true,
+        ..Installed::default()
+    };
+    let mut ok = true;
+    for b in doc.chunks(1) {
+        ok = core.parse(&mut t, installed, b, false);
+        if !ok {
+            break;
+        }
+    }
+    if ok {
+        ok = core.parse(&mut t, installed, b"", true);
+    }
+    (ok, core.error_code())
+}
+
+/// One huge construct fed a byte at a time stays linear (each case would
+/// take minutes if every byte re-scanned the construct).
+#[test]
+fn bytewise_feeding_is_linear() {
+    let n = 400_000;
+    let big = |pre: &str, fill: &[u8], post: &str| {
+        let mut d = pre.as_bytes().to_vec();
+        while d.len() < n {
+            d.extend_from_slice(fill);
+        }
+        d.extend_from_slice(post.as_bytes());
+        d
+    };
+    let cases = [
+        big("<a><!--", b"x>- ", "--></a>"),
+        big("<a>", b"text > ", "</a>"),
+        big("<a><![CDATA[", b"x>]", "]]></a>"),
+        big("<a><?pi ", b"d>", "?></a>"),
+        big("<a b='", b"v>", "'/>"),
+        big("<!DOCTYPE a [<!ENTITY e '", b"v>", "'>]><a/>"),
+        big("<a>", b"<b x='1'>t</b>", "</a>"),
+    ];
+    for doc in &cases {
+        let start = std::time::Instant::now();
+        let (ok, code) = bytewise(doc);
+        assert!(ok, "error {code}");
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "too slow: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+/// Arbitrary bytes in arbitrary chunks never panic.
+#[test]
+fn never_panics() {
+    use proptest::prelude::*;
+    let alphabet: Vec<&[u8]> = vec![
+        b"<",
+        b">",
+        b"/",
+        b"&",
+        b";",
+        b"#",
+        b"x",
+        b"a",
+        b"=",
+        b"'",
+        b"\"",
+        b" ",
+        b"\n",
+        b"\r",
+        b"!",
+        b"-",
+        b"?",
+        b"[",
+        b"]",
+        b"%",
+        b":",
+        b"\0",
+        b"\xC3\xA9",
+        b"\xFF",
+        b"\xE9",
+        b"<!DOCTYPE a [",
+        b"<!ENTITY e '&e;'>",
+        b"<![CDATA[",
+        b"]]>",
+        b"<!--",
+        b"-->",
+        b"<?xml version='1.0' encoding='ISO-8859-1'?>",
+        b"\xFF\xFE",
+        b"\xEF\xBB\xBF",
+        b"xmlns:p='u'",
+        b"p:a",
+        b"&e;",
+        b"&#x41;",
+        b"<!ATTLIST a b CDATA 'c'>",
+    ];
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 3000,
+        ..ProptestConfig::default()
+    });
+    runner
+        .run(
+            &(
+                proptest::collection::vec(0..alphabet.len(), 0..40),
+                1usize..9,
+                proptest::bool::ANY,
+            ),
+            |(idx, chunk, ns)| {
+                let doc: Vec<u8> = idx
+                    .iter()
+                    .flat_map(|&i| alphabet[i].iter().copied())
+                    .collect();
+                let mut core = Core::new(if ns { Some(b':') } else { None });
+                let mut t = Trace {
+                    lines: Vec::new(),
+                    pending: None,
+                    fold: true,
+                    target: TargetEncoding::Utf8,
+                    skip: 0,
+                };
+                let all = Installed {
+                    element: true,
+                    character_data: true,
+                    processing_instruction: true,
+                    default: true,
+                    unparsed_entity_decl: true,
+                    notation_decl: true,
+                    external_entity_ref: true,
+                    start_namespace_decl: true,
+                    end_namespace_decl: true,
+                };
+                for piece in doc.chunks(chunk) {
+                    if !core.parse(&mut t, all, piece, false) {
+                        break;
+                    }
+                }
+                core.parse(&mut t, all, b"", true);
+                let _ = (core.line(), core.column(), core.byte_index());
+                Ok(())
+            },
+        )
+        .unwrap();
+}
