@@ -57,8 +57,8 @@ mod sax;
 
 pub use decode::TargetEncoding;
 pub use php::{
-    Entry, EntryType, Error, Handler, HandlerSet, Key, OptionValue, Parser, Struct, XmlOption,
-    error_string,
+    Entry, EntryType, Error, Event, EventReader, Handler, HandlerSet, Key, OptionValue, ParseError,
+    Parser, Struct, XmlOption, error_string,
 };
 
 /// The README's examples, run as doctests.

@@ -134,9 +134,61 @@ pub fn error_string(code: i32) -> &'static str {
         .unwrap_or("Unknown")
 }
 
-/// What PHP reports as a `ValueError` (or a warning with a `false` result)
-/// when a parser is created or configured with a value it does not accept.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A document PHP's parser rejected: `xml_parse()` returned 0, and these
+/// are what `xml_get_error_code()`, `xml_get_current_line_number()`,
+/// `xml_get_current_column_number()` and `xml_get_current_byte_index()`
+/// answered then.
+///
+/// ```
+/// use phpxml::Parser;
+///
+/// let mut parser = Parser::new(None).unwrap();
+/// assert!(!parser.parse(&mut (), b"<a></b>", true));
+/// let error = parser.last_error().unwrap();
+/// assert_eq!((error.code, error.message()), (76, "Mismatched tag"));
+/// assert_eq!(error.to_string(), "Mismatched tag (XML error 76) at line 1, column 6, byte 5");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParseError {
+    /// libxml2's error number, as `xml_get_error_code()` gives it.
+    pub code: i32,
+    /// `xml_get_current_line_number()` (1-based).
+    pub line: u64,
+    /// `xml_get_current_column_number()`.
+    pub column: u64,
+    /// `xml_get_current_byte_index()`.
+    pub byte_index: i64,
+}
+
+impl ParseError {
+    /// `xml_error_string(code)`.
+    #[must_use]
+    pub fn message(&self) -> &'static str {
+        error_string(self.code)
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (XML error {}) at line {}, column {}, byte {}",
+            self.message(),
+            self.code,
+            self.line,
+            self.column,
+            self.byte_index
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Everything that can go wrong: what PHP reports as a `ValueError` (or a
+/// warning with a `false` result) when a parser is created or configured
+/// with a value it does not accept, a rejected document, and reading
+/// input.
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// `xml_parser_create()` was given an encoding other than
@@ -149,6 +201,24 @@ pub enum Error {
     /// truncated to a C `int`, as PHP 8.2 stores it; PHP then warns, sets
     /// the option to 0 and returns `false`. Holds the value given.
     SkipTagstartOutOfRange(i64),
+    /// The document is not well-formed (or not namespace-well-formed), as
+    /// PHP's `xml_parse()` returning 0 tells.
+    Parse(ParseError),
+    /// Reading the input failed (only from readers such as
+    /// [`EventReader`](crate::EventReader)).
+    Io(std::io::Error),
+}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Self {
+        Self::Parse(e)
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
 }
 
 impl fmt::Display for Error {
@@ -166,11 +236,21 @@ impl fmt::Display for Error {
                 f,
                 "skip tagstart {value} is out of range: expected 0 to 2147483647 (the option is reset to 0)"
             ),
+            Self::Parse(e) => e.fmt(f),
+            Self::Io(e) => write!(f, "cannot read the document: {e}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Parse(e) => Some(e),
+            Self::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,13 +3,15 @@
 
 mod array;
 mod errors;
+mod events;
 mod handler;
 mod options;
 mod parser;
 mod structure;
 
 pub use array::Key;
-pub use errors::{Error, error_string};
+pub use errors::{Error, ParseError, error_string};
+pub use events::{Event, EventReader};
 pub use handler::{Handler, HandlerSet};
 pub use options::{OptionValue, XmlOption, int_cast};
 pub use parser::Parser;

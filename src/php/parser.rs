@@ -4,7 +4,7 @@
 use crate::core::Core;
 use crate::decode::{TargetEncoding, xml_utf8_decode_into};
 use crate::php::array::{Key, symtable_update};
-use crate::php::errors::Error;
+use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
 use crate::php::structure::{Builder, Struct, skip_tagstart};
@@ -360,6 +360,25 @@ impl Parser {
     #[must_use]
     pub fn byte_index(&self) -> i64 {
         self.core.byte_index()
+    }
+
+    /// The error state as one value: `None` while `xml_get_error_code()`
+    /// is 0, otherwise the code and the position PHP reports with it.
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None).unwrap();
+    /// assert!(parser.parse(&mut (), b"<ok/>", true));
+    /// assert_eq!(parser.last_error(), None);
+    /// ```
+    #[must_use]
+    pub fn last_error(&self) -> Option<ParseError> {
+        let code = self.error_code();
+        (code != 0).then(|| ParseError {
+            code,
+            line: self.line(),
+            column: self.column(),
+            byte_index: self.byte_index(),
+        })
     }
 }
 

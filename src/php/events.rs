@@ -1,0 +1,551 @@
+//! A pull-style reader over owned events, built on the push parser: read a
+//! block, parse it, hand out the events it queued.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use crate::php::array::Key;
+use crate::php::errors::{Error, ParseError};
+use crate::php::handler::{Handler, HandlerSet};
+use crate::php::parser::Parser;
+
+/// One handler call of PHP's xml extension, as an owned value.
+///
+/// Every string is what the PHP handler would get: in the parser's target
+/// encoding, element and attribute names case-folded when
+/// `XML_OPTION_CASE_FOLDING` is on, element names cut by
+/// `XML_OPTION_SKIP_TAGSTART`. `None` stands for PHP's `false`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Event {
+    /// The start element handler: a start tag or an empty-element tag.
+    StartElement {
+        /// The element name.
+        name: Vec<u8>,
+        /// The attributes as PHP's array: in document order, a later
+        /// duplicate (after folding) overwriting the earlier one in place,
+        /// canonical integer names as integer keys.
+        attributes: Vec<(Key, Vec<u8>)>,
+    },
+    /// The end element handler (also after an empty-element tag).
+    EndElement {
+        /// The element name.
+        name: Vec<u8>,
+    },
+    /// The character data handler: one piece of text, as the parser
+    /// delivers it (text is often split, for example at entity references
+    /// and line ends; join adjacent pieces if you need whole text nodes).
+    CharacterData(Vec<u8>),
+    /// The processing instruction handler.
+    ProcessingInstruction {
+        /// The PI target.
+        target: Vec<u8>,
+        /// The data, `None` when there is none.
+        data: Option<Vec<u8>>,
+    },
+    /// The default handler: comments, references to entities declared in
+    /// the DTD (as `&name;`), and what no other handler in the
+    /// [`HandlerSet`] takes. Delivered only if the set has `default`.
+    Default(Vec<u8>),
+    /// The unparsed entity declaration handler
+    /// (`<!ENTITY name SYSTEM "..." NDATA notation>`).
+    UnparsedEntityDecl {
+        /// The entity name.
+        name: Vec<u8>,
+        /// Always `None` with libxml2.
+        base: Option<Vec<u8>>,
+        /// The system id.
+        system_id: Option<Vec<u8>>,
+        /// The public id.
+        public_id: Option<Vec<u8>>,
+        /// The notation name.
+        notation: Option<Vec<u8>>,
+    },
+    /// The notation declaration handler.
+    NotationDecl {
+        /// The notation name.
+        name: Vec<u8>,
+        /// Always `None` with libxml2.
+        base: Option<Vec<u8>>,
+        /// The system id.
+        system_id: Option<Vec<u8>>,
+        /// The public id.
+        public_id: Option<Vec<u8>>,
+    },
+    /// The external entity reference handler. The reader answers `true`
+    /// (the parse goes on), as a PHP handler returning `true` does.
+    ExternalEntityRef {
+        /// The names of the open entities.
+        open_entity_names: Vec<u8>,
+        /// `Some(b"")` with libxml2.
+        base: Option<Vec<u8>>,
+        /// The system id.
+        system_id: Option<Vec<u8>>,
+        /// The public id.
+        public_id: Option<Vec<u8>>,
+    },
+    /// The start namespace declaration handler (parsers made by
+    /// [`Parser::new_ns`] only), before the element that declares it.
+    StartNamespaceDecl {
+        /// The prefix, `None` for the default namespace.
+        prefix: Option<Vec<u8>>,
+        /// The namespace URI.
+        uri: Vec<u8>,
+    },
+    /// The end namespace declaration handler: PHP on libxml2 never calls
+    /// it, so the reader never yields it; it exists so that a `match` can
+    /// mirror PHP code that sets the handler.
+    EndNamespaceDecl {
+        /// The prefix.
+        prefix: Option<Vec<u8>>,
+    },
+}
+
+impl Event {
+    /// Calls the [`Handler`] method this event stands for, as the parser
+    /// would have. Useful to feed events to code written for handlers, for
+    /// example [`report::Trace`](crate::report::Trace).
+    ///
+    /// Returns what [`Handler::external_entity_ref`] answered for an
+    /// [`Event::ExternalEntityRef`], `true` for any other event.
+    ///
+    /// ```
+    /// use phpxml::{Event, Handler, Key};
+    ///
+    /// #[derive(Default)]
+    /// struct Count(usize);
+    /// impl Handler for Count {
+    ///     fn start_element(&mut self, _name: &[u8], _attributes: &[(Key, Vec<u8>)]) {
+    ///         self.0 += 1;
+    ///     }
+    /// }
+    ///
+    /// let mut count = Count::default();
+    /// Event::StartElement { name: b"A".to_vec(), attributes: vec![] }.dispatch(&mut count);
+    /// assert_eq!(count.0, 1);
+    /// ```
+    pub fn dispatch<H: Handler + ?Sized>(&self, handler: &mut H) -> bool {
+        match self {
+            Self::StartElement { name, attributes } => handler.start_element(name, attributes),
+            Self::EndElement { name } => handler.end_element(name),
+            Self::CharacterData(data) => handler.character_data(data),
+            Self::ProcessingInstruction { target, data } => {
+                handler.processing_instruction(target, data.as_deref());
+            }
+            Self::Default(data) => handler.default_data(data),
+            Self::UnparsedEntityDecl {
+                name,
+                base,
+                system_id,
+                public_id,
+                notation,
+            } => handler.unparsed_entity_decl(
+                name,
+                base.as_deref(),
+                system_id.as_deref(),
+                public_id.as_deref(),
+                notation.as_deref(),
+            ),
+            Self::NotationDecl {
+                name,
+                base,
+                system_id,
+                public_id,
+            } => handler.notation_decl(
+                name,
+                base.as_deref(),
+                system_id.as_deref(),
+                public_id.as_deref(),
+            ),
+            Self::ExternalEntityRef {
+                open_entity_names,
+                base,
+                system_id,
+                public_id,
+            } => {
+                return handler.external_entity_ref(
+                    open_entity_names,
+                    base.as_deref(),
+                    system_id.as_deref(),
+                    public_id.as_deref(),
+                );
+            }
+            Self::StartNamespaceDecl { prefix, uri } => {
+                handler.start_namespace_decl(prefix.as_deref(), uri);
+            }
+            Self::EndNamespaceDecl { prefix } => handler.end_namespace_decl(prefix.as_deref()),
+        }
+        true
+    }
+}
+
+/// The handler behind [`EventReader`]: queues every call as an [`Event`].
+#[derive(Debug)]
+struct Collector {
+    set: HandlerSet,
+    queue: VecDeque<Event>,
+}
+
+fn owned(s: Option<&[u8]>) -> Option<Vec<u8>> {
+    s.map(<[u8]>::to_vec)
+}
+
+impl Handler for Collector {
+    fn installed(&self) -> HandlerSet {
+        self.set
+    }
+
+    fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
+        self.queue.push_back(Event::StartElement {
+            name: name.to_vec(),
+            attributes: attributes.to_vec(),
+        });
+    }
+
+    fn end_element(&mut self, name: &[u8]) {
+        self.queue.push_back(Event::EndElement {
+            name: name.to_vec(),
+        });
+    }
+
+    fn character_data(&mut self, data: &[u8]) {
+        self.queue.push_back(Event::CharacterData(data.to_vec()));
+    }
+
+    fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        self.queue.push_back(Event::ProcessingInstruction {
+            target: target.to_vec(),
+            data: owned(data),
+        });
+    }
+
+    fn default_data(&mut self, data: &[u8]) {
+        self.queue.push_back(Event::Default(data.to_vec()));
+    }
+
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+        notation: Option<&[u8]>,
+    ) {
+        self.queue.push_back(Event::UnparsedEntityDecl {
+            name: name.to_vec(),
+            base: owned(base),
+            system_id: owned(system_id),
+            public_id: owned(public_id),
+            notation: owned(notation),
+        });
+    }
+
+    fn notation_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) {
+        self.queue.push_back(Event::NotationDecl {
+            name: name.to_vec(),
+            base: owned(base),
+            system_id: owned(system_id),
+            public_id: owned(public_id),
+        });
+    }
+
+    fn external_entity_ref(
+        &mut self,
+        open_entity_names: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) -> bool {
+        self.queue.push_back(Event::ExternalEntityRef {
+            open_entity_names: open_entity_names.to_vec(),
+            base: owned(base),
+            system_id: owned(system_id),
+            public_id: owned(public_id),
+        });
+        true
+    }
+
+    fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        self.queue.push_back(Event::StartNamespaceDecl {
+            prefix: owned(prefix),
+            uri: uri.to_vec(),
+        });
+    }
+
+    fn end_namespace_decl(&mut self, prefix: Option<&[u8]>) {
+        self.queue.push_back(Event::EndNamespaceDecl {
+            prefix: owned(prefix),
+        });
+    }
+}
+
+/// Where the reader is.
+#[derive(Debug)]
+enum State {
+    /// More input may come.
+    Reading,
+    /// The queue holds the last events; then this error.
+    Failed(Error),
+    /// The queue holds the last events; then the end.
+    Finished,
+    /// Nothing more.
+    Done,
+}
+
+/// A pull parser: an [`Iterator`] over the [`Event`]s of a document read
+/// from any [`Read`], with PHP's semantics, made by [`Parser::events`].
+///
+/// The reader reads the input in blocks ([`DEFAULT_BLOCK_SIZE`](EventReader::DEFAULT_BLOCK_SIZE) unless
+/// [`block_size`](EventReader::block_size) says otherwise), feeds each
+/// block to the push parser as PHP's `xml_parse()` and hands out the events
+/// that block produced before reading on, so memory stays bounded by the
+/// block size (and by what one block can expand to), not by the document.
+/// It reads one block ahead so that the last block is fed with
+/// `is_final = true`, as in PHP's classic loop
+/// `xml_parse($parser, $data, feof($fp))`: a document that fits in one
+/// block is parsed exactly as `xml_parse($parser, $document, true)`.
+///
+/// Which events come, and in what form, depends on the [`HandlerSet`]
+/// (default [`HandlerSet::COMMON`]), exactly as with handlers: see
+/// [`with_handlers`](EventReader::with_handlers).
+///
+/// After the last event of a malformed document the iterator yields one
+/// `Err(`[`Error::Parse`]`)` with PHP's error code and position; an input
+/// that cannot be read yields `Err(`[`Error::Io`]`)`. Either ends the
+/// iteration.
+///
+/// ```
+/// use phpxml::{Event, Parser};
+///
+/// let doc = &b"<feed><title>caf\xC3\xA9</title></feed>"[..];
+/// let parser = Parser::new(Some("ISO-8859-1")).unwrap();
+/// let events: Vec<Event> = parser.events(doc).collect::<Result<_, _>>().unwrap();
+/// assert_eq!(events, [
+///     Event::StartElement { name: b"FEED".to_vec(), attributes: vec![] },
+///     Event::StartElement { name: b"TITLE".to_vec(), attributes: vec![] },
+///     Event::CharacterData(b"caf\xE9".to_vec()),
+///     Event::EndElement { name: b"TITLE".to_vec() },
+///     Event::EndElement { name: b"FEED".to_vec() },
+/// ]);
+/// ```
+///
+/// A malformed document:
+///
+/// ```
+/// use phpxml::{Error, Event, Parser};
+///
+/// let mut events = Parser::new(None).unwrap().events(&b"<a><b></a>"[..]);
+/// assert!(matches!(events.next(), Some(Ok(Event::StartElement { .. }))));
+/// assert!(matches!(events.next(), Some(Ok(Event::StartElement { .. }))));
+/// match events.next() {
+///     Some(Err(Error::Parse(e))) => assert_eq!(e.message(), "Mismatched tag"),
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(events.next().is_none());
+/// ```
+#[derive(Debug)]
+pub struct EventReader<R> {
+    parser: Parser,
+    input: R,
+    collector: Collector,
+    block_size: usize,
+    /// The block read but not yet fed; `None` before the first read.
+    pending: Option<Vec<u8>>,
+    ahead: Vec<u8>,
+    state: State,
+}
+
+impl Parser {
+    /// Turns the parser into a pull parser over `input`: an iterator of
+    /// owned [`Event`]s. Options set on the parser apply.
+    ///
+    /// ```
+    /// use phpxml::{Event, Parser};
+    ///
+    /// let mut parser = Parser::new(None).unwrap();
+    /// parser.set_case_folding(false);
+    /// let names: Vec<Vec<u8>> = parser
+    ///     .events(&b"<a><b/></a>"[..])
+    ///     .filter_map(|event| match event {
+    ///         Ok(Event::StartElement { name, .. }) => Some(name),
+    ///         _ => None,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(names, [b"a".to_vec(), b"b".to_vec()]);
+    /// ```
+    pub fn events<R: Read>(self, input: R) -> EventReader<R> {
+        EventReader {
+            parser: self,
+            input,
+            collector: Collector {
+                set: HandlerSet::COMMON,
+                queue: VecDeque::new(),
+            },
+            block_size: EventReader::<R>::DEFAULT_BLOCK_SIZE,
+            pending: None,
+            ahead: Vec::new(),
+            state: State::Reading,
+        }
+    }
+}
+
+impl<R> EventReader<R> {
+    /// The block size the reader reads in unless told otherwise: 64 KiB.
+    pub const DEFAULT_BLOCK_SIZE: usize = 64 * 1024;
+}
+
+impl<R: Read> EventReader<R> {
+    /// Chooses which handlers count as set, as PHP code chooses which
+    /// `xml_set_*_handler()` to call. This decides routing, not only which
+    /// events come: with `default` set, references to entities declared in
+    /// the DTD arrive as [`Event::Default`] (`&name;`) instead of being
+    /// expanded; comments come only as [`Event::Default`]; without
+    /// `external_entity_ref`, an external entity reference stops the parse
+    /// with error 21. Default: [`HandlerSet::COMMON`].
+    ///
+    /// ```
+    /// use phpxml::{Event, HandlerSet, Parser};
+    ///
+    /// let doc = &b"<a><!-- note --></a>"[..];
+    /// let with_default = HandlerSet { default: true, ..HandlerSet::COMMON };
+    /// let events = Parser::new(None).unwrap().events(doc).with_handlers(with_default);
+    /// let comments: Vec<Event> = events.filter_map(Result::ok)
+    ///     .filter(|e| matches!(e, Event::Default(_)))
+    ///     .collect();
+    /// assert_eq!(comments, [Event::Default(b"<!-- note -->".to_vec())]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If called after the first event was read: the routing of what was
+    /// already parsed cannot change.
+    #[must_use]
+    pub fn with_handlers(mut self, set: HandlerSet) -> Self {
+        assert!(
+            self.pending.is_none(),
+            "EventReader::with_handlers after reading began"
+        );
+        self.collector.set = set;
+        self
+    }
+
+    /// Sets how many bytes are read and fed to the parser at a time.
+    /// Default: [`DEFAULT_BLOCK_SIZE`](EventReader::DEFAULT_BLOCK_SIZE). Each block is filled completely
+    /// (short reads are retried) unless the input ends, so the parser sees
+    /// the same pieces as PHP fed with `str_split($data, $size)`.
+    ///
+    /// # Panics
+    ///
+    /// If `size` is 0, or if called after the first event was read.
+    #[must_use]
+    pub fn block_size(mut self, size: usize) -> Self {
+        assert!(size > 0, "EventReader::block_size(0)");
+        assert!(
+            self.pending.is_none(),
+            "EventReader::block_size after reading began"
+        );
+        self.block_size = size;
+        self
+    }
+
+    /// The parser, for its position (`xml_get_current_line_number()` and
+    /// friends) between events: it reflects the end of the last block fed,
+    /// not the event last yielded.
+    #[must_use]
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+
+    /// Gives back the parser, for example to ask for its error state after
+    /// the iteration ended.
+    #[must_use]
+    pub fn into_parser(self) -> Parser {
+        self.parser
+    }
+
+    /// Fills `buf` with up to `block_size` bytes; fewer only at the end.
+    fn fill(input: &mut R, size: usize, buf: &mut Vec<u8>) -> io::Result<()> {
+        buf.clear();
+        buf.resize(size, 0);
+        let mut got = 0;
+        while got < size {
+            match input.read(&mut buf[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    buf.clear();
+                    return Err(e);
+                }
+            }
+        }
+        buf.truncate(got);
+        Ok(())
+    }
+
+    /// Reads and feeds one block; sets the state when the parse ends.
+    fn step(&mut self) {
+        let mut block = match self.pending.take() {
+            Some(block) => block,
+            None => {
+                let mut first = Vec::new();
+                if let Err(e) = Self::fill(&mut self.input, self.block_size, &mut first) {
+                    self.pending = Some(first);
+                    self.state = State::Failed(Error::Io(e));
+                    return;
+                }
+                first
+            }
+        };
+        let mut ahead = std::mem::take(&mut self.ahead);
+        if let Err(e) = Self::fill(&mut self.input, self.block_size, &mut ahead) {
+            self.pending = Some(block);
+            self.state = State::Failed(Error::Io(e));
+            return;
+        }
+        let is_final = ahead.is_empty();
+        let ok = self.parser.parse(&mut self.collector, &block, is_final);
+        block.clear();
+        self.ahead = block;
+        self.pending = Some(ahead);
+        if !ok {
+            let p = &self.parser;
+            self.state = State::Failed(Error::Parse(ParseError {
+                code: p.error_code(),
+                line: p.line(),
+                column: p.column(),
+                byte_index: p.byte_index(),
+            }));
+        } else if is_final {
+            self.state = State::Finished;
+        }
+    }
+}
+
+impl<R: Read> Iterator for EventReader<R> {
+    type Item = Result<Event, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(event) = self.collector.queue.pop_front() {
+                return Some(Ok(event));
+            }
+            match std::mem::replace(&mut self.state, State::Done) {
+                State::Reading => {
+                    self.state = State::Reading;
+                    self.step();
+                }
+                State::Failed(e) => return Some(Err(e)),
+                State::Finished | State::Done => return None,
+            }
+        }
+    }
+}
+
+impl<R: Read> std::iter::FusedIterator for EventReader<R> {}

@@ -1,0 +1,298 @@
+//! The pull reader (`Parser::events`) against the handlers, on every case
+//! of the PHP fixture corpus (`fixtures/php/**/NAME.{xml,args,out}`).
+//!
+//! * Events played into `report::Trace` print exactly what PHP printed for
+//!   every unchunked `trace` case (the reader feeds a document that fits in
+//!   one block as `xml_parse($parser, $data, true)`).
+//! * For every case, whole and in blocks of 1, 7 and 64 bytes, under
+//!   `HandlerSet::ALL` and `HandlerSet::COMMON`: the reader yields the same
+//!   calls, the same `ok` and the same error state as handlers given the
+//!   same blocks (each block with `is_final` set on the last one).
+//! * For chunked `trace` cases, the events equal PHP's trace lines (PHP's
+//!   script feeds the last piece with `is_final = false` and then `""`, so
+//!   only the event lines are compared with PHP there).
+
+use std::path::{Path, PathBuf};
+
+use phpxml::report::{Command, Invocation, Trace};
+use phpxml::{Error, Handler, HandlerSet, Key, Parser};
+
+struct Case {
+    name: String,
+    xml: PathBuf,
+    sub: String,
+    opts: Vec<String>,
+    expected: Vec<u8>,
+}
+
+fn collect(dir: &Path, out: &mut Vec<Case>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "args") {
+            let args = std::fs::read_to_string(&path).unwrap();
+            let mut words = args.split_whitespace().map(str::to_owned);
+            let sub = words.next().unwrap();
+            out.push(Case {
+                name: path.display().to_string(),
+                xml: path.with_extension("xml"),
+                sub,
+                opts: words.collect(),
+                expected: std::fs::read(path.with_extension("out")).unwrap(),
+            });
+        }
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    collect(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php"),
+        &mut out,
+    );
+    assert!(out.len() > 900, "fixture corpus not found");
+    out
+}
+
+/// The case's options as a trace invocation (struct options are a subset).
+fn invocation(case: &Case) -> Invocation {
+    let mut args = case.opts.clone();
+    args.push(case.xml.display().to_string());
+    Invocation::parse(Command::Trace, &args).unwrap()
+}
+
+/// A `Trace` whose set of handlers is `set` instead of all of them.
+struct Limited<'a> {
+    trace: &'a mut Trace,
+    set: HandlerSet,
+}
+
+impl Handler for Limited<'_> {
+    fn installed(&self) -> HandlerSet {
+        self.set
+    }
+    fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
+        self.trace.start_element(name, attributes);
+    }
+    fn end_element(&mut self, name: &[u8]) {
+        self.trace.end_element(name);
+    }
+    fn character_data(&mut self, data: &[u8]) {
+        self.trace.character_data(data);
+    }
+    fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        self.trace.processing_instruction(target, data);
+    }
+    fn default_data(&mut self, data: &[u8]) {
+        self.trace.default_data(data);
+    }
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+        notation: Option<&[u8]>,
+    ) {
+        self.trace
+            .unparsed_entity_decl(name, base, system_id, public_id, notation);
+    }
+    fn notation_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) {
+        self.trace.notation_decl(name, base, system_id, public_id);
+    }
+    fn external_entity_ref(
+        &mut self,
+        names: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) -> bool {
+        self.trace
+            .external_entity_ref(names, base, system_id, public_id)
+    }
+    fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        self.trace.start_namespace_decl(prefix, uri);
+    }
+    fn end_namespace_decl(&mut self, prefix: Option<&[u8]>) {
+        self.trace.end_namespace_decl(prefix);
+    }
+}
+
+/// The reader's events played into a trace, then `ok` and `result`.
+fn through_reader(parser: Parser, data: &[u8], block: usize, set: HandlerSet) -> Vec<u8> {
+    let mut reader = parser
+        .events(data)
+        .with_handlers(set)
+        .block_size(block.max(1));
+    let mut trace = Trace::new();
+    let mut ok = true;
+    for event in reader.by_ref() {
+        match event {
+            Ok(event) => {
+                event.dispatch(&mut Limited {
+                    trace: &mut trace,
+                    set,
+                });
+            }
+            Err(Error::Parse(_)) => ok = false,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    trace.finish(reader.parser(), ok, false)
+}
+
+/// Handlers fed the same blocks, the last one with `is_final`.
+fn through_handlers(mut parser: Parser, data: &[u8], block: usize, set: HandlerSet) -> Vec<u8> {
+    let mut trace = Trace::new();
+    let mut ok = true;
+    {
+        let mut handler = Limited {
+            trace: &mut trace,
+            set,
+        };
+        if data.is_empty() {
+            ok = parser.parse(&mut handler, b"", true);
+        }
+        let pieces: Vec<&[u8]> = data.chunks(block.max(1)).collect();
+        for (i, piece) in pieces.iter().enumerate() {
+            ok = parser.parse(&mut handler, piece, i + 1 == pieces.len());
+            if !ok {
+                break;
+            }
+        }
+    }
+    trace.finish(&parser, ok, false)
+}
+
+fn event_lines(out: &[u8]) -> &[u8] {
+    // Everything before the `ok` line.
+    let text = out;
+    let mut at = 0;
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        if line.starts_with(b"ok ") {
+            break;
+        }
+        at += line.len();
+    }
+    &text[..at]
+}
+
+#[test]
+fn reader_prints_php_traces() {
+    let mut compared = 0;
+    let mut chunked_events = 0;
+    let mut failures = Vec::new();
+    for case in cases().iter().filter(|c| c.sub == "trace") {
+        let inv = invocation(case);
+        if inv.quiet {
+            continue;
+        }
+        let data = std::fs::read(&case.xml).unwrap();
+        let parser = inv.make_parser().unwrap();
+        match inv.chunk {
+            None => {
+                let got = through_reader(parser, &data, data.len(), HandlerSet::ALL);
+                compared += 1;
+                if got != case.expected {
+                    failures.push(case.name.clone());
+                }
+            }
+            Some(n) => {
+                let got =
+                    through_reader(parser, &data, usize::try_from(n).unwrap(), HandlerSet::ALL);
+                chunked_events += 1;
+                if event_lines(&got) != event_lines(&case.expected) {
+                    failures.push(format!("{} (events)", case.name));
+                }
+            }
+        }
+    }
+    println!("{compared} whole traces and {chunked_events} chunked event lists equal PHP's");
+    assert!(failures.is_empty(), "differ from PHP: {failures:#?}");
+    assert!(compared > 300);
+}
+
+#[test]
+fn reader_equals_handlers_on_every_fixture() {
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for case in cases() {
+        let inv = invocation(&case);
+        let data = std::fs::read(&case.xml).unwrap();
+        for set in [HandlerSet::ALL, HandlerSet::COMMON] {
+            for block in [data.len(), 1, 7, 64] {
+                if block == 1 && data.len() > 20_000 {
+                    continue; // the large cases byte by byte take long in debug builds
+                }
+                let a = through_reader(inv.make_parser().unwrap(), &data, block, set);
+                let b = through_handlers(inv.make_parser().unwrap(), &data, block, set);
+                runs += 1;
+                if a != b {
+                    failures.push(format!("{} block {block} {set:?}", case.name));
+                }
+            }
+        }
+    }
+    println!("{runs} reader runs equal the handlers");
+    assert!(
+        failures.is_empty(),
+        "{} differ: {failures:#?}",
+        failures.len()
+    );
+}
+
+#[test]
+fn reader_reports_io_errors() {
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk on fire"))
+        }
+    }
+    let mut events = Parser::new(None).unwrap().events(Broken);
+    assert!(matches!(events.next(), Some(Err(Error::Io(_)))));
+    assert!(events.next().is_none());
+}
+
+#[test]
+fn reader_retries_short_reads() {
+    /// Gives one byte per read, and sometimes `Interrupted`.
+    struct Trickle<'a>(&'a [u8], bool);
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 = !self.1;
+            if self.1 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            buf[0] = b;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+    let doc = b"<r a='1'>x<![CDATA[y]]>&amp;</r>";
+    let slow = Parser::new(None)
+        .unwrap()
+        .events(Trickle(doc, false))
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let fast = Parser::new(None)
+        .unwrap()
+        .events(&doc[..])
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    assert_eq!(slow, fast);
+}
