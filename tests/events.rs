@@ -7,7 +7,8 @@
 //! * For every case, whole and in blocks of 1, 7 and 64 bytes, under
 //!   `HandlerSet::ALL` and `HandlerSet::COMMON`: the reader yields the same
 //!   calls, the same `ok` and the same error state as handlers given the
-//!   same blocks (each block with `is_final` set on the last one).
+//!   same blocks (each block with `is_final` set on the last one), with
+//!   and without `coalesce_text`.
 //! * For chunked `trace` cases, the events equal PHP's trace lines (PHP's
 //!   script feeds the last piece with `is_final = false` and then `""`, so
 //!   only the event lines are compared with PHP there).
@@ -130,10 +131,17 @@ impl Handler for Limited<'_> {
 }
 
 /// The reader's events played into a trace, then `ok` and `result`.
-fn through_reader(parser: Parser, data: &[u8], block: usize, set: HandlerSet) -> Vec<u8> {
+fn through_reader(
+    parser: Parser,
+    data: &[u8],
+    block: usize,
+    set: HandlerSet,
+    coalesce: bool,
+) -> Vec<u8> {
     let mut reader = parser
         .events(data)
         .with_handlers(set)
+        .coalesce_text(coalesce)
         .block_size(block.max(1));
     let mut trace = Trace::new();
     let mut ok = true;
@@ -202,15 +210,20 @@ fn reader_prints_php_traces() {
         let parser = inv.make_parser().unwrap();
         match inv.chunk {
             None => {
-                let got = through_reader(parser, &data, data.len(), HandlerSet::ALL);
+                let got = through_reader(parser, &data, data.len(), HandlerSet::ALL, false);
                 compared += 1;
                 if got != case.expected {
                     failures.push(case.name.clone());
                 }
             }
             Some(n) => {
-                let got =
-                    through_reader(parser, &data, usize::try_from(n).unwrap(), HandlerSet::ALL);
+                let got = through_reader(
+                    parser,
+                    &data,
+                    usize::try_from(n).unwrap(),
+                    HandlerSet::ALL,
+                    false,
+                );
                 chunked_events += 1;
                 if event_lines(&got) != event_lines(&case.expected) {
                     failures.push(format!("{} (events)", case.name));
@@ -232,14 +245,20 @@ fn reader_equals_handlers_on_every_fixture() {
         let data = std::fs::read(&case.xml).unwrap();
         for set in [HandlerSet::ALL, HandlerSet::COMMON] {
             for block in [data.len(), 1, 7, 64] {
-                if block == 1 && data.len() > 20_000 {
+                if block == 1 && data.len() > 4096 {
                     continue; // the large cases byte by byte take long in debug builds
                 }
-                let a = through_reader(inv.make_parser().unwrap(), &data, block, set);
                 let b = through_handlers(inv.make_parser().unwrap(), &data, block, set);
-                runs += 1;
-                if a != b {
-                    failures.push(format!("{} block {block} {set:?}", case.name));
+                // The trace merges adjacent text, so coalescing prints the same.
+                for coalesce in [false, true] {
+                    let a = through_reader(inv.make_parser().unwrap(), &data, block, set, coalesce);
+                    runs += 1;
+                    if a != b {
+                        failures.push(format!(
+                            "{} block {block} coalesce {coalesce} {set:?}",
+                            case.name
+                        ));
+                    }
                 }
             }
         }

@@ -146,7 +146,7 @@ pub fn error_string(code: i32) -> &'static str {
 /// assert!(!parser.parse(&mut (), b"<a></b>", true));
 /// let error = parser.last_error().unwrap();
 /// assert_eq!((error.code, error.message()), (76, "Mismatched tag"));
-/// assert_eq!(error.to_string(), "Mismatched tag (XML error 76) at line 1, column 6, byte 5");
+/// assert_eq!(error.to_string(), "Mismatched tag (XML error 76) at line 1, column 8, byte 7");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParseError {

@@ -325,7 +325,11 @@ enum State {
 ///
 /// let doc = &b"<feed><title>caf\xC3\xA9</title></feed>"[..];
 /// let parser = Parser::new(Some("ISO-8859-1")).unwrap();
-/// let events: Vec<Event> = parser.events(doc).collect::<Result<_, _>>().unwrap();
+/// let events: Vec<Event> = parser
+///     .events(doc)
+///     .coalesce_text(true)
+///     .collect::<Result<_, _>>()
+///     .unwrap();
 /// assert_eq!(events, [
 ///     Event::StartElement { name: b"FEED".to_vec(), attributes: vec![] },
 ///     Event::StartElement { name: b"TITLE".to_vec(), attributes: vec![] },
@@ -355,6 +359,7 @@ pub struct EventReader<R> {
     input: R,
     collector: Collector,
     block_size: usize,
+    coalesce: bool,
     /// The block read but not yet fed; `None` before the first read.
     pending: Option<Vec<u8>>,
     ahead: Vec<u8>,
@@ -388,6 +393,7 @@ impl Parser {
                 queue: VecDeque::new(),
             },
             block_size: EventReader::<R>::DEFAULT_BLOCK_SIZE,
+            coalesce: false,
             pending: None,
             ahead: Vec::new(),
             state: State::Reading,
@@ -451,6 +457,32 @@ impl<R: Read> EventReader<R> {
             "EventReader::block_size after reading began"
         );
         self.block_size = size;
+        self
+    }
+
+    /// Joins adjacent [`Event::CharacterData`] into one event. PHP (and
+    /// this reader, by default) delivers text in pieces: libxml2 splits it
+    /// at line ends, entity and character references, CDATA sections,
+    /// block ends and some non-ASCII characters, and PHP code usually
+    /// collects the pieces in the handler. With coalescing on, one
+    /// text node (however many blocks it spans) is one event, so it is held
+    /// in memory whole. Default: off (the same pieces as the handler gets).
+    ///
+    /// ```
+    /// use phpxml::{Event, Parser};
+    ///
+    /// let doc = &b"<a>fish &amp; chips</a>"[..];
+    /// let pieces = Parser::new(None).unwrap().events(doc).filter(|e| matches!(e, Ok(Event::CharacterData(_)))).count();
+    /// assert_eq!(pieces, 3);
+    /// let text: Vec<Event> = Parser::new(None).unwrap().events(doc).coalesce_text(true)
+    ///     .filter_map(Result::ok)
+    ///     .filter(|e| matches!(e, Event::CharacterData(_)))
+    ///     .collect();
+    /// assert_eq!(text, [Event::CharacterData(b"fish & chips".to_vec())]);
+    /// ```
+    #[must_use]
+    pub fn coalesce_text(mut self, on: bool) -> Self {
+        self.coalesce = on;
         self
     }
 
@@ -528,13 +560,33 @@ impl<R: Read> EventReader<R> {
     }
 }
 
+impl<R: Read> EventReader<R> {
+    /// Appends the character data that follows `text`, reading on while
+    /// the queue ends in text.
+    fn rest_of_text(&mut self, mut text: Vec<u8>) -> Event {
+        loop {
+            while let Some(Event::CharacterData(more)) = self.collector.queue.front() {
+                text.extend_from_slice(more);
+                self.collector.queue.pop_front();
+            }
+            if !self.collector.queue.is_empty() || !matches!(self.state, State::Reading) {
+                return Event::CharacterData(text);
+            }
+            self.step();
+        }
+    }
+}
+
 impl<R: Read> Iterator for EventReader<R> {
     type Item = Result<Event, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(event) = self.collector.queue.pop_front() {
-                return Some(Ok(event));
+                return Some(Ok(match event {
+                    Event::CharacterData(text) if self.coalesce => self.rest_of_text(text),
+                    event => event,
+                }));
             }
             match std::mem::replace(&mut self.state, State::Done) {
                 State::Reading => {
