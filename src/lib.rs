@@ -56,6 +56,8 @@ pub mod report;
 mod sax;
 
 pub use decode::TargetEncoding;
+#[cfg(feature = "serde")]
+pub use php::IndexArray;
 pub use php::{
     Entry, EntryType, Error, Event, EventReader, Handler, HandlerSet, Key, OptionValue, ParseError,
     Parser, Struct, XmlOption, error_string,

@@ -7,6 +7,8 @@ mod events;
 mod handler;
 mod options;
 mod parser;
+#[cfg(feature = "serde")]
+mod ser;
 mod structure;
 
 pub use array::Key;
@@ -15,6 +17,8 @@ pub use events::{Event, EventReader};
 pub use handler::{Handler, HandlerSet};
 pub use options::{OptionValue, XmlOption, int_cast};
 pub use parser::Parser;
+#[cfg(feature = "serde")]
+pub use ser::IndexArray;
 pub use structure::{Entry, EntryType, Struct};
 
 #[cfg(test)]

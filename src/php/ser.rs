@@ -1,0 +1,181 @@
+//! `serde::Serialize` for the results of `xml_parse_into_struct()`, shaped
+//! as PHP's `json_encode()` shapes the same arrays (feature `serde`).
+//!
+//! * A PHP array whose keys are `0..n` in order (a "list", and the empty
+//!   array) is a sequence; any other array is a map, integer keys
+//!   included (JSON writes them as strings, as PHP does).
+//! * A string that is valid UTF-8 is a string. A string that is not (text
+//!   in an ISO-8859-1 target, where PHP's `json_encode()` fails with
+//!   `JSON_ERROR_UTF8`) is serialized losslessly: as serde bytes when it is
+//!   a value (`serde_json` writes an array of numbers, binary formats a byte
+//!   string), and as the string `"$bytes:"` followed by the bytes in
+//!   lower-case hex when it is a map key (an element or attribute name;
+//!   `$` cannot occur in an XML name).
+
+use std::fmt::Write as _;
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use crate::php::array::Key;
+use crate::php::structure::{Entry, EntryType, Struct};
+
+/// A PHP string as a value.
+struct Bytes<'a>(&'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match std::str::from_utf8(self.0) {
+            Ok(s) => serializer.serialize_str(s),
+            Err(_) => serializer.serialize_bytes(self.0),
+        }
+    }
+}
+
+/// A PHP string as a map key.
+struct KeyBytes<'a>(&'a [u8]);
+
+impl Serialize for KeyBytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Ok(s) = std::str::from_utf8(self.0) {
+            return serializer.serialize_str(s);
+        }
+        let mut s = String::with_capacity(7 + 2 * self.0.len());
+        s.push_str("$bytes:");
+        for b in self.0 {
+            let _ = write!(s, "{b:02x}");
+        }
+        serializer.serialize_str(&s)
+    }
+}
+
+/// A PHP array key as a map key.
+struct MapKey<'a>(&'a Key);
+
+impl Serialize for MapKey<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Key::Int(i) => serializer.serialize_i64(*i),
+            Key::Str(s) => KeyBytes(s).serialize(serializer),
+        }
+    }
+}
+
+/// An attribute array: a list if its keys are `0..n` in order.
+struct Attributes<'a>(&'a [(Key, Vec<u8>)]);
+
+impl Serialize for Attributes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let is_list = self
+            .0
+            .iter()
+            .zip(0..)
+            .all(|((key, _), i)| *key == Key::Int(i));
+        if is_list {
+            let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+            for (_, value) in self.0 {
+                seq.serialize_element(&Bytes(value))?;
+            }
+            seq.end()
+        } else {
+            let mut map = serializer.serialize_map(Some(self.0.len()))?;
+            for (key, value) in self.0 {
+                map.serialize_entry(&MapKey(key), &Bytes(value))?;
+            }
+            map.end()
+        }
+    }
+}
+
+/// `$index` as PHP's array: string keys, so a map, unless empty.
+///
+/// Made by [`Struct::index_array`]; serializes as PHP's `json_encode()`
+/// writes `$index` (`{"TAG":[0,2],...}`, or `[]` when empty).
+#[derive(Clone, Copy, Debug)]
+pub struct IndexArray<'a>(pub &'a [(Vec<u8>, Vec<i64>)]);
+
+impl Serialize for IndexArray<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_empty() {
+            return serializer.serialize_seq(Some(0))?.end();
+        }
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (tag, positions) in self.0 {
+            map.serialize_entry(&KeyBytes(tag), positions)?;
+        }
+        map.end()
+    }
+}
+
+impl Struct {
+    /// `$index` in a form that serializes as PHP's `json_encode($index)`
+    /// does (a plain `Vec` of pairs would serialize as a list of pairs).
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None).unwrap();
+    /// let result = parser.parse_into_struct(b"<a><b>x</b><b/></a>");
+    /// assert_eq!(
+    ///     serde_json::to_string(&result.index_array()).unwrap(),
+    ///     r#"{"A":[0,3],"B":[1,2]}"#
+    /// );
+    /// ```
+    #[must_use]
+    pub fn index_array(&self) -> IndexArray<'_> {
+        IndexArray(&self.index)
+    }
+}
+
+/// `{"ok": bool, "values": [...], "index": {...}}`: the return value and
+/// both arrays, each array as PHP's `json_encode()` writes it.
+impl Serialize for Struct {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("ok", &self.ok)?;
+        map.serialize_entry("values", &self.values)?;
+        map.serialize_entry("index", &self.index_array())?;
+        map.end()
+    }
+}
+
+/// A map with PHP's keys in PHP's order: `tag`, `type`, `level`,
+/// `attributes` and `value` for `open` and `complete` entries; `tag`,
+/// `value`, `type`, `level` for `cdata`; `tag`, `type`, `level` for
+/// `close`.
+impl Serialize for Entry {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("tag", &Bytes(&self.tag))?;
+        if self.kind == EntryType::Cdata
+            && let Some(value) = &self.value
+        {
+            map.serialize_entry("value", &Bytes(value))?;
+        }
+        map.serialize_entry("type", &self.kind)?;
+        map.serialize_entry("level", &self.level)?;
+        if let Some(attributes) = &self.attributes {
+            map.serialize_entry("attributes", &Attributes(attributes))?;
+        }
+        if self.kind != EntryType::Cdata
+            && let Some(value) = &self.value
+        {
+            map.serialize_entry("value", &Bytes(value))?;
+        }
+        map.end()
+    }
+}
+
+/// The string PHP stores: `"open"`, `"complete"`, `"close"` or `"cdata"`.
+impl Serialize for EntryType {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// An integer, or a string (serde bytes if it is not UTF-8).
+impl Serialize for Key {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Int(i) => serializer.serialize_i64(*i),
+            Self::Str(s) => Bytes(s).serialize(serializer),
+        }
+    }
+}
