@@ -10,9 +10,11 @@ use crate::Failure;
 fn play(command: Command, args: &[String]) -> Result<(), Failure> {
     let invocation = Invocation::parse(command, args).map_err(|e| Failure::Usage(e.to_string()))?;
     let out = report::run(&invocation).map_err(|e| match e {
+        RunError::Usage(_) => Failure::Usage(e.to_string()),
         // The scripts exit 2 when the file cannot be read; where PHP dies
         // on a ValueError nothing reaches standard output either.
-        RunError::Usage(_) | RunError::Io(_) | RunError::Php(_) => Failure::Usage(e.to_string()),
+        RunError::Io(_) => Failure::Refused(e.to_string()),
+        RunError::Php(e) => Failure::Refused(format!("PHP throws a ValueError: {e}")),
     })?;
     let mut stdout = io::stdout().lock();
     stdout
