@@ -44,6 +44,28 @@ impl Key {
     }
 }
 
+/// `$attributes[$name]`: the value of the attribute `name` in an attribute
+/// array as handlers and [`Entry::attributes`](crate::Entry::attributes)
+/// give it, looked up as PHP looks up an array key (`"12"` finds the
+/// integer key 12). Remember that names are upper-cased while
+/// `XML_OPTION_CASE_FOLDING` is on.
+///
+/// ```
+/// use phpxml::{Key, attribute};
+///
+/// let attributes = vec![(Key::Str(b"ID".to_vec()), b"b1".to_vec())];
+/// assert_eq!(attribute(&attributes, b"ID"), Some(&b"b1"[..]));
+/// assert_eq!(attribute(&attributes, b"id"), None);
+/// ```
+#[must_use]
+pub fn attribute<'a>(attributes: &'a [(Key, Vec<u8>)], name: &[u8]) -> Option<&'a [u8]> {
+    let key = Key::from_php_string(name);
+    attributes
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v.as_slice())
+}
+
 /// `ZEND_HANDLE_NUMERIC_STR`: `-?[1-9][0-9]*` or `0`, in `i64` range.
 fn canonical_integer(s: &[u8]) -> Option<i64> {
     let digits = s.strip_prefix(b"-").unwrap_or(s);

@@ -11,7 +11,7 @@ mod parser;
 mod ser;
 mod structure;
 
-pub use array::Key;
+pub use array::{Key, attribute};
 pub use errors::{Error, ParseError, error_string};
 pub use events::{Event, EventReader};
 pub use handler::{Handler, HandlerSet};
