@@ -206,13 +206,12 @@ impl From<Error> for RunError {
 pub fn run(invocation: &Invocation) -> Result<Vec<u8>, RunError> {
     let cannot = |e: io::Error| RunError::Io(format!("cannot read {}: {e}", invocation.file));
     let mut file = File::open(&invocation.file).map_err(cannot)?;
-    match (invocation.command, invocation.chunk) {
-        (Command::Trace, Some(n)) => trace_chunked(invocation, &mut file, n),
-        _ => {
-            let mut data = Vec::new();
-            file.read_to_end(&mut data).map_err(cannot)?;
-            run_bytes(invocation, &data).map_err(RunError::Php)
-        }
+    if let (Command::Trace, Some(n)) = (invocation.command, invocation.chunk) {
+        trace_chunked(invocation, &mut file, n)
+    } else {
+        let mut data = Vec::new();
+        file.read_to_end(&mut data).map_err(cannot)?;
+        run_bytes(invocation, &data).map_err(RunError::Php)
     }
 }
 

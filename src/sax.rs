@@ -14,6 +14,7 @@
 /// goes to the default handler only when no character-data handler is set,
 /// and comments reach only the default handler.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // one flag per PHP handler
 pub(crate) struct Installed {
     pub element: bool,
     pub character_data: bool,

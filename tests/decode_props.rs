@@ -1,5 +1,5 @@
 //! Property tests: every fast conversion against the plain reference, and
-//! against encoding_rs where the two contracts coincide.
+//! against `encoding_rs` where the two contracts coincide.
 
 use phpxml::decode::{
     StreamDecoder, TargetEncoding, next_utf8_char, next_utf8_char_reference, utf8_decode,
@@ -62,7 +62,11 @@ fn per_character(src: &[u8], limit: u32) -> Vec<u8> {
     while pos < src.len() {
         let c = next_utf8_char_reference(src, pos);
         let ok = c.status == phpxml::decode::Status::Success && c.code_point <= limit;
-        out.push(if ok { c.code_point as u8 } else { b'?' });
+        out.push(if ok {
+            u8::try_from(c.code_point).unwrap()
+        } else {
+            b'?'
+        });
         pos = c.cursor;
     }
     out

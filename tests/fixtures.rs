@@ -199,6 +199,7 @@ fn write_known(differing: &BTreeMap<String, String>) {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // one report over the whole corpus
 fn php_fixtures() {
     let dir = corpus_dir();
     let mut cases = Vec::new();

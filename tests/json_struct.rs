@@ -3,7 +3,7 @@
 //! `fixtures/json-struct/NAME.{xml,args,out}` by `fixtures/json-struct/capture`.
 //!
 //! Where PHP's output is JSON, ours is the same JSON value, key order
-//! included (PHP escapes `/` and non-ASCII characters, serde_json does not,
+//! included (PHP escapes `/` and non-ASCII characters, `serde_json` does not,
 //! so the bytes differ). Where PHP fails (`false 5`: strings that are not
 //! UTF-8), ours still succeeds and gives back every byte.
 #![cfg(feature = "serde")]

@@ -8,7 +8,7 @@ use super::{NextChar, Status};
 /// `-128..=-65`.
 #[inline(always)]
 const fn is_trail(byte: u8) -> bool {
-    (byte as i8) < -64
+    byte.cast_signed() < -64
 }
 
 #[inline(always)]

@@ -286,9 +286,11 @@ mod tests {
             return;
         }
         let text = String::from_utf8(out.stdout).unwrap();
-        let ours: String = (-2..=104)
-            .map(|c| format!("{}\n", error_string(c)))
-            .collect();
+        let ours = (-2..=104).fold(String::new(), |mut s, c| {
+            s.push_str(error_string(c));
+            s.push('\n');
+            s
+        });
         assert_eq!(text, ours);
     }
 }

@@ -523,17 +523,16 @@ impl<R: Read> EventReader<R> {
 
     /// Reads and feeds one block; sets the state when the parse ends.
     fn step(&mut self) {
-        let mut block = match self.pending.take() {
-            Some(block) => block,
-            None => {
-                let mut first = Vec::new();
-                if let Err(e) = Self::fill(&mut self.input, self.block_size, &mut first) {
-                    self.pending = Some(first);
-                    self.state = State::Failed(Error::Io(e));
-                    return;
-                }
-                first
+        let mut block = if let Some(block) = self.pending.take() {
+            block
+        } else {
+            let mut first = Vec::new();
+            if let Err(e) = Self::fill(&mut self.input, self.block_size, &mut first) {
+                self.pending = Some(first);
+                self.state = State::Failed(Error::Io(e));
+                return;
             }
+            first
         };
         let mut ahead = std::mem::take(&mut self.ahead);
         if let Err(e) = Self::fill(&mut self.input, self.block_size, &mut ahead) {

@@ -8,6 +8,7 @@
 //!    builder, they must give what PHP printed for each `struct` case of
 //!    the same document (where the events are recoverable from the trace).
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::php::{Key, Parser};
@@ -632,7 +633,7 @@ impl crate::Handler for Ext {
         }
     }
     fn character_data(&mut self, data: &[u8]) {
-        self.log += &format!("C[{}]", String::from_utf8_lossy(data));
+        let _ = write!(self.log, "C[{}]", String::from_utf8_lossy(data));
     }
     fn external_entity_ref(
         &mut self,
@@ -642,7 +643,7 @@ impl crate::Handler for Ext {
         _: Option<&[u8]>,
     ) -> bool {
         assert_eq!(base, Some(&b""[..]));
-        self.log += &format!("X[{}]", String::from_utf8_lossy(names));
+        let _ = write!(self.log, "X[{}]", String::from_utf8_lossy(names));
         self.answer.unwrap_or(true)
     }
 }
