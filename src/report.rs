@@ -502,6 +502,18 @@ enum TextKind {
 /// The handler of `trace.php`: every handler set, one line per call,
 /// adjacent character data (and adjacent default data) merged into one
 /// line.
+///
+/// ```
+/// use phpxml::{Parser, report::Trace};
+///
+/// let mut parser = Parser::new(None).unwrap();
+/// let mut trace = Trace::new();
+/// let ok = parser.parse(&mut trace, br#"<a x="1">t<?p d?></a>"#, true);
+/// assert_eq!(
+///     String::from_utf8(trace.finish(&parser, ok, false)).unwrap(),
+///     "start \"A\" \"X\"=\"1\"\ncdata \"t\"\npi \"p\" \"d\"\nend \"A\"\nok 1\nresult 0 1 22 21 \"No error\"\n"
+/// );
+/// ```
 #[derive(Default)]
 pub struct Trace {
     lines: Vec<u8>,

@@ -446,6 +446,17 @@ impl<R: Read> EventReader<R> {
     /// (short reads are retried) unless the input ends, so the parser sees
     /// the same pieces as PHP fed with `str_split($data, $size)`.
     ///
+    /// ```
+    /// use phpxml::Parser;
+    ///
+    /// let doc = &b"<a>some text</a>"[..];
+    /// let whole: Vec<_> = Parser::new(None).unwrap().events(doc).coalesce_text(true).collect();
+    /// // Fed as "<a>s", "ome ", "text", "</a>": text comes in other pieces,
+    /// // the same text once joined.
+    /// let small: Vec<_> = Parser::new(None).unwrap().events(doc).block_size(4).coalesce_text(true).collect();
+    /// assert_eq!(format!("{whole:?}"), format!("{small:?}"));
+    /// ```
+    ///
     /// # Panics
     ///
     /// If `size` is 0, or if called after the first event was read.
@@ -496,6 +507,13 @@ impl<R: Read> EventReader<R> {
 
     /// Gives back the parser, for example to ask for its error state after
     /// the iteration ended.
+    ///
+    /// ```
+    /// let mut events = phpxml::Parser::new(None).unwrap().events(&b"<a/>"[..]);
+    /// assert_eq!(events.by_ref().count(), 2);
+    /// let parser = events.into_parser();
+    /// assert_eq!((parser.error_code(), parser.byte_index()), (0, 4));
+    /// ```
     #[must_use]
     pub fn into_parser(self) -> Parser {
         self.parser

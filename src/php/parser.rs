@@ -73,6 +73,15 @@ impl Parser {
     ///
     /// [`Error::UnsupportedSourceEncoding`] for any other name, where PHP
     /// throws a `ValueError`.
+    ///
+    /// ```
+    /// use phpxml::{Error, Parser, TargetEncoding};
+    ///
+    /// assert_eq!(Parser::new(None)?.target_encoding(), TargetEncoding::Utf8);
+    /// assert_eq!(Parser::new(Some("us-ascii"))?.target_encoding(), TargetEncoding::UsAscii);
+    /// assert!(matches!(Parser::new(Some("latin1")), Err(Error::UnsupportedSourceEncoding(_))));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn new(encoding: Option<&str>) -> Result<Self, Error> {
         Self::create(encoding, None)
     }
@@ -122,6 +131,19 @@ impl Parser {
     /// [`Error::UnsupportedTargetEncoding`] for an unknown encoding (the
     /// option is unchanged); [`Error::SkipTagstartOutOfRange`] for a skip
     /// that is negative as a C `int` (PHP then sets the option to 0).
+    ///
+    /// ```
+    /// use phpxml::{OptionValue, Parser, XmlOption};
+    ///
+    /// let mut parser = Parser::new(None)?;
+    /// parser.set_option(XmlOption::CaseFolding, "0".into())?;
+    /// assert!(!parser.case_folding());
+    /// parser.set_option(XmlOption::CaseFolding, OptionValue::Int(4_294_967_296))?; // low 32 bits: 0
+    /// assert_eq!(parser.get_option(XmlOption::CaseFolding), OptionValue::Int(0));
+    /// parser.set_option(XmlOption::TargetEncoding, "us-ascii".into())?;
+    /// assert_eq!(parser.get_option(XmlOption::TargetEncoding), OptionValue::Str("US-ASCII".into()));
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn set_option(&mut self, option: XmlOption, value: OptionValue) -> Result<(), Error> {
         match option {
             XmlOption::CaseFolding => self.options.case_folding = c_int(value.to_int()),
@@ -150,6 +172,15 @@ impl Parser {
     /// `xml_parser_get_option()`: integers for the integer options (PHP 8.2
     /// returns the stored `int`, not a boolean), the canonical name for the
     /// target encoding.
+    ///
+    /// ```
+    /// use phpxml::{OptionValue, Parser, XmlOption};
+    ///
+    /// let parser = Parser::new(Some("ISO-8859-1"))?;
+    /// assert_eq!(parser.get_option(XmlOption::CaseFolding), OptionValue::Int(1));
+    /// assert_eq!(parser.get_option(XmlOption::TargetEncoding), OptionValue::Str("ISO-8859-1".into()));
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     #[must_use]
     pub fn get_option(&self, option: XmlOption) -> OptionValue {
         match option {
@@ -169,6 +200,14 @@ impl Parser {
     }
 
     /// Turns case folding on or off.
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// parser.set_case_folding(false);
+    /// let result = parser.parse_into_struct(b"<Doc/>");
+    /// assert_eq!(result.values[0].tag, b"Doc");
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn set_case_folding(&mut self, on: bool) {
         self.options.case_folding = i32::from(on);
     }
@@ -182,6 +221,14 @@ impl Parser {
     }
 
     /// Turns whitespace skipping on or off.
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// parser.set_skip_white(true);
+    /// let result = parser.parse_into_struct(b"<doc>\n <item>1</item>\n</doc>");
+    /// assert_eq!(result.values.len(), 3); // no cdata entries for the line breaks
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn set_skip_white(&mut self, on: bool) {
         self.options.skip_white = i32::from(on);
     }
@@ -199,6 +246,17 @@ impl Parser {
     ///
     /// [`Error::SkipTagstartOutOfRange`] above `i32::MAX`; as in PHP the
     /// option is then 0.
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// parser.set_skip_tagstart(2)?;
+    /// let result = parser.parse_into_struct(b"<x:doc><x:item>1</x:item></x:doc>");
+    /// assert_eq!(result.values[1].tag, b"ITEM");
+    /// assert_eq!(result.index[0].0, b"DOC");
+    /// assert!(parser.set_skip_tagstart(u32::MAX).is_err());
+    /// assert_eq!(parser.skip_tagstart(), 0);
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn set_skip_tagstart(&mut self, bytes: u32) -> Result<(), Error> {
         self.set_option(XmlOption::SkipTagstart, OptionValue::Int(bytes.into()))
     }
@@ -209,7 +267,18 @@ impl Parser {
         self.options.target
     }
 
-    /// Sets the encoding strings are given in.
+    /// Sets the encoding strings are given in
+    /// (`XML_OPTION_TARGET_ENCODING`).
+    ///
+    /// ```
+    /// use phpxml::{Parser, TargetEncoding};
+    ///
+    /// let mut parser = Parser::new(None)?;
+    /// parser.set_target_encoding(TargetEncoding::Iso8859_1);
+    /// let result = parser.parse_into_struct("<a>é€</a>".as_bytes());
+    /// assert_eq!(result.values[0].value.as_deref(), Some(&b"\xE9?"[..]));
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn set_target_encoding(&mut self, target: TargetEncoding) {
         self.options.target = target;
     }
@@ -224,6 +293,26 @@ impl Parser {
     /// index positions) on every later `xml_parse()`; so does this parser,
     /// out of sight, until the next `parse_into_struct`, whose index
     /// positions therefore continue from there as in PHP.
+    ///
+    /// ```
+    /// use phpxml::{Handler, Parser};
+    ///
+    /// #[derive(Default)]
+    /// struct Text(Vec<Vec<u8>>);
+    /// impl Handler for Text {
+    ///     fn character_data(&mut self, data: &[u8]) {
+    ///         self.0.push(data.to_vec());
+    ///     }
+    /// }
+    ///
+    /// let mut parser = Parser::new(None)?;
+    /// let mut text = Text::default();
+    /// // A chunk may end anywhere, even inside a character.
+    /// assert!(parser.parse(&mut text, b"<a>caf\xC3", false));
+    /// assert!(parser.parse(&mut text, b"\xA9</a>", true));
+    /// assert_eq!(text.0, [&b"caf"[..], "é".as_bytes()]); // the pieces PHP's handler gets
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn parse<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -247,12 +336,44 @@ impl Parser {
     /// Differences from PHP: the index array is always built (as when PHP
     /// is given `$index`), and later [`parse`](Parser::parse) calls do not
     /// keep appending to the arrays returned here.
+    ///
+    /// ```
+    /// use phpxml::{EntryType, Parser};
+    ///
+    /// let mut parser = Parser::new(None)?;
+    /// let result = parser.parse_into_struct(b"<r><i/></r>");
+    /// let kinds: Vec<EntryType> = result.values.iter().map(|e| e.kind).collect();
+    /// assert_eq!(kinds, [EntryType::Open, EntryType::Complete, EntryType::Close]);
+    ///
+    /// // A malformed document: what was built up to the error, and `ok` false.
+    /// let result = Parser::new(None)?.parse_into_struct(b"<r><i></r>");
+    /// assert!(!result.ok);
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn parse_into_struct(&mut self, data: &[u8]) -> Struct {
         self.parse_into_struct_with(&mut (), data)
     }
 
     /// `xml_parse_into_struct()` on a parser with handlers set: each
     /// handler is called before the arrays are updated.
+    ///
+    /// ```
+    /// use phpxml::{Handler, Key, Parser};
+    ///
+    /// #[derive(Default)]
+    /// struct Starts(Vec<Vec<u8>>);
+    /// impl Handler for Starts {
+    ///     fn start_element(&mut self, name: &[u8], _: &[(Key, Vec<u8>)]) {
+    ///         self.0.push(name.to_vec());
+    ///     }
+    /// }
+    ///
+    /// let mut starts = Starts::default();
+    /// let result = Parser::new(None)?.parse_into_struct_with(&mut starts, b"<r><i/></r>");
+    /// assert_eq!(starts.0, [b"R", b"I"]);
+    /// assert_eq!(result.values.len(), 3);
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
     pub fn parse_into_struct_with<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -338,7 +459,19 @@ impl Parser {
     }
 
     /// `xml_get_error_code()`: libxml2's error number (0 for none, 21 when
-    /// an external-entity-reference handler refused).
+    /// an external-entity-reference handler refused). See [`error_string`]
+    /// for the messages, [`Parser::last_error`] for code and position
+    /// together.
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// assert!(!parser.parse(&mut (), b"<a>\n  <b></a>", true));
+    /// assert_eq!(parser.error_code(), 76); // Mismatched tag
+    /// assert_eq!((parser.line(), parser.column(), parser.byte_index()), (2, 10, 13));
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    ///
+    /// [`error_string`]: crate::error_string
     #[must_use]
     pub fn error_code(&self) -> i32 {
         self.core.error_code()
