@@ -188,6 +188,14 @@ impl std::error::Error for ParseError {}
 /// warning with a `false` result) when a parser is created or configured
 /// with a value it does not accept, a rejected document, and reading
 /// input.
+///
+/// ```
+/// use phpxml::{Error, Parser};
+///
+/// let err = Parser::new(Some("UTF-16")).unwrap_err();
+/// assert!(matches!(&err, Error::UnsupportedSourceEncoding(name) if name == "UTF-16"));
+/// assert!(err.to_string().starts_with("`UTF-16` is not a supported source encoding"));
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {

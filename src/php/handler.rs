@@ -84,6 +84,15 @@ impl HandlerSet {
     };
 
     /// Both sets together.
+    ///
+    /// ```
+    /// use phpxml::HandlerSet;
+    ///
+    /// let elements = HandlerSet { element: true, ..HandlerSet::NONE };
+    /// let text = HandlerSet { character_data: true, ..HandlerSet::NONE };
+    /// let both = elements.union(text);
+    /// assert!(both.element && both.character_data && !both.default);
+    /// ```
     #[must_use]
     pub const fn union(self, other: Self) -> Self {
         Self {

@@ -3,6 +3,16 @@
 
 /// The options of `xml_parser_set_option()` PHP 8.2 knows, with PHP's
 /// constant values.
+///
+/// ```
+/// use phpxml::{Parser, XmlOption};
+///
+/// assert_eq!(XmlOption::SkipWhite as i32, 4); // XML_OPTION_SKIP_WHITE
+/// let mut parser = Parser::new(None)?;
+/// parser.set_option(XmlOption::SkipWhite, true.into())?;
+/// assert!(parser.skip_white());
+/// # Ok::<(), phpxml::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum XmlOption {
     /// `XML_OPTION_CASE_FOLDING` (1): upper-case element and attribute
@@ -20,6 +30,13 @@ pub enum XmlOption {
 }
 
 /// A value given to or read from an option, as a PHP `int` or `string`.
+///
+/// ```
+/// use phpxml::OptionValue;
+///
+/// assert_eq!(OptionValue::from(true), OptionValue::Int(1));
+/// assert_eq!(OptionValue::from(" 12abc").to_int(), 12); // PHP's (int) cast
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OptionValue {
     /// An integer (PHP 8.2 reports the boolean options as integers too).

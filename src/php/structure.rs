@@ -10,6 +10,24 @@ pub(crate) const MAX_LEVEL: i64 = 255;
 
 /// What `xml_parse_into_struct()` gives back: its return value and the
 /// `$values` and `$index` arrays.
+///
+/// ```
+/// use phpxml::{Entry, EntryType, Key, Parser};
+///
+/// let result = Parser::new(None)?.parse_into_struct(br#"<p>a<b id="7">x</b>c</p>"#);
+/// assert!(result.ok);
+/// assert_eq!(result.values[1], Entry {
+///     tag: b"B".to_vec(),
+///     kind: EntryType::Complete,
+///     level: 2,
+///     attributes: Some(vec![(Key::Str(b"ID".to_vec()), b"7".to_vec())]),
+///     value: Some(b"x".to_vec()),
+/// });
+/// // Text after a child element is a `cdata` entry under the parent's tag.
+/// assert_eq!((result.values[2].kind, result.values[2].value.as_deref()), (EntryType::Cdata, Some(&b"c"[..])));
+/// assert_eq!(result.index, [(b"P".to_vec(), vec![0, 2, 3]), (b"B".to_vec(), vec![1])]);
+/// # Ok::<(), phpxml::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Struct {
     /// The return value: `true` for PHP's 1, `false` for 0 (the document
@@ -25,6 +43,10 @@ pub struct Struct {
 }
 
 /// The `type` of an [`Entry`].
+///
+/// ```
+/// assert_eq!(phpxml::EntryType::Complete.as_str(), "complete");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EntryType {
     /// `"open"`: an element start with children.
