@@ -315,3 +315,75 @@ fn reader_retries_short_reads() {
         .unwrap();
     assert_eq!(slow, fast);
 }
+
+/// A document of `items` elements, generated as it is read, counting the
+/// bytes handed out.
+struct Generated {
+    items: u64,
+    next: u64,
+    pending: Vec<u8>,
+    at: usize,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl std::io::Read for Generated {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.pending.len() {
+            self.pending.clear();
+            self.at = 0;
+            match self.next {
+                0 => self.pending.extend_from_slice(b"<list>"),
+                n if n <= self.items => self
+                    .pending
+                    .extend_from_slice(format!("<item n='{n}'>caf\u{e9} {n}</item>").as_bytes()),
+                n if n == self.items + 1 => self.pending.extend_from_slice(b"</list>"),
+                _ => return Ok(0),
+            }
+            self.next += 1;
+        }
+        let n = buf.len().min(self.pending.len() - self.at);
+        buf[..n].copy_from_slice(&self.pending[self.at..self.at + n]);
+        self.at += n;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+#[test]
+fn reader_reads_at_most_two_blocks_ahead() {
+    let items = 200_000;
+    let read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let input = Generated {
+        items,
+        next: 0,
+        pending: Vec::new(),
+        at: 0,
+        read: read.clone(),
+    };
+    let item_len = |n: u64| format!("<item n='{n}'>caf\u{e9} {n}</item>").len() as u64;
+    let block = 4096;
+    let mut events = Parser::new(None).unwrap().events(input).block_size(block);
+    // Bytes before the start tag of the element last started.
+    let (mut starts, mut before_last_start, mut max_ahead) = (0, 0, 0);
+    for event in events.by_ref() {
+        if let phpxml::Event::StartElement { .. } = event.unwrap() {
+            before_last_start = match starts {
+                0 => 0,
+                1 => 6,
+                n => before_last_start + item_len(n - 1),
+            };
+            starts += 1;
+            // The block that completed this start tag (which may have begun
+            // in the block before) and one block read ahead.
+            max_ahead = max_ahead.max(read.get() - before_last_start);
+        }
+    }
+    assert_eq!(starts, items + 1);
+    assert!(read.get() > 6_000_000, "{}", read.get());
+    let longest_tag = 24;
+    assert!(
+        max_ahead <= 2 * block as u64 + longest_tag,
+        "read {max_ahead} bytes ahead"
+    );
+    assert_eq!(events.into_parser().error_code(), 0);
+}
