@@ -156,7 +156,7 @@
 //!
 //! | PHP | Rust |
 //! | --- | --- |
-//! | `xml_parser_create($encoding)` | [`Parser::new`]`(Some(encoding))`; `xml_parser_create()` is `Parser::new(None)` |
+//! | `xml_parser_create($encoding)` | [`Parser::new`]`(Some(encoding))`; `xml_parser_create()` is `Parser::new(None)` or `Parser::default()` |
 //! | `xml_parser_create_ns($encoding, $sep)` | [`Parser::new_ns`]`(encoding, sep)` |
 //! | `xml_set_element_handler()` | [`Handler::start_element`], [`Handler::end_element`] |
 //! | `xml_set_character_data_handler()` | [`Handler::character_data`] |
@@ -226,9 +226,11 @@
 //!   key order, integer keys as strings). Strings that are not UTF-8 (an
 //!   ISO-8859-1 target), which PHP's `json_encode()` refuses, are kept
 //!   losslessly: values as serde bytes (in JSON an array of numbers), map
-//!   keys as `"$bytes:"` and lower-case hex. The bytes differ from PHP's
-//!   (`json_encode()` escapes `/` and non-ASCII characters by default);
-//!   PHP's exact bytes are a job for the command line.
+//!   keys as `"$bytes:"` and lower-case hex. The bytes differ from PHP's:
+//!   `json_encode()` escapes `/` as `\/` and non-ASCII characters as
+//!   `\uXXXX` by default, serde_json does not. Byte-exact `json_encode()`
+//!   output, `JSON_*` flags included, is the job of
+//!   `phpxml struct --format json`.
 #![cfg_attr(
     feature = "serde",
     doc = r##"

@@ -515,6 +515,18 @@ impl Parser {
     }
 }
 
+/// `xml_parser_create()`: target UTF-8, case folding on.
+///
+/// ```
+/// let mut parser = phpxml::Parser::default();
+/// assert!(parser.parse(&mut (), b"<ok/>", true));
+/// ```
+impl Default for Parser {
+    fn default() -> Self {
+        Self::create(None, None).unwrap_or_else(|_| unreachable!("no encoding is always accepted"))
+    }
+}
+
 /// The [`Sax`] sink: plays `ext/xml/xml.c`'s `_xml_*_handler` functions.
 pub(crate) struct Adapter<'a, H: ?Sized> {
     options: Options,
