@@ -228,7 +228,7 @@
 //!   losslessly: values as serde bytes (in JSON an array of numbers), map
 //!   keys as `"$bytes:"` and lower-case hex. The bytes differ from PHP's:
 //!   `json_encode()` escapes `/` as `\/` and non-ASCII characters as
-//!   `\uXXXX` by default, serde_json does not. Byte-exact `json_encode()`
+//!   `\uXXXX` by default, `serde_json` does not. Byte-exact `json_encode()`
 //!   output, `JSON_*` flags included, is the job of
 //!   `phpxml struct --format json`.
 #![cfg_attr(
