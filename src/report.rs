@@ -360,6 +360,16 @@ pub fn write_result_line(parser: &Parser, out: &mut Vec<u8>) {
 }
 
 /// Appends what `struct.php` prints for a result.
+///
+/// ```
+/// use phpxml::{Parser, report::write_struct};
+///
+/// let mut parser = Parser::new(None).unwrap();
+/// let result = parser.parse_into_struct(b"<a/>");
+/// let mut out = Vec::new();
+/// write_struct(&result, &parser, true, &mut out); // quiet: no arrays
+/// assert_eq!(out, b"ok 1\nresult 0 1 5 4 \"No error\"\n");
+/// ```
 pub fn write_struct(result: &Struct, parser: &Parser, quiet: bool, out: &mut Vec<u8>) {
     out.extend_from_slice(if result.ok { b"ok 1\n" } else { b"ok 0\n" });
     if !quiet {
@@ -374,6 +384,12 @@ pub fn write_struct(result: &Struct, parser: &Parser, quiet: bool, out: &mut Vec
 
 /// `var_export()` of a string: single quotes, `\` and `'` escaped, NUL
 /// bytes as `' . "\0" . '`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// phpxml::report::var_export_string(b"it's\0", &mut out);
+/// assert_eq!(out, br#"'it\'s' . "\0" . ''"#);
+/// ```
 pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'\'');
     for &b in s {
@@ -388,6 +404,12 @@ pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
 }
 
 /// `var_export()` of an integer (`PHP_INT_MIN` is written as an expression).
+///
+/// ```
+/// let mut out = Vec::new();
+/// phpxml::report::var_export_int(i64::MIN, &mut out);
+/// assert_eq!(out, b"-9223372036854775807-1");
+/// ```
 pub fn var_export_int(v: i64, out: &mut Vec<u8>) {
     if v == i64::MIN {
         out.extend_from_slice(b"-9223372036854775807-1");
