@@ -24,7 +24,7 @@ fn long_text_document() -> Vec<u8> {
     let mut i = 0usize;
     while doc.len() < 300_000 {
         doc.extend_from_slice(pieces[i % pieces.len()]);
-        if i % 7 == 0 {
+        if i.is_multiple_of(7) {
             doc.push(b' ');
         }
         i += 1;
