@@ -29,6 +29,7 @@
 #[allow(dead_code)] // wired up by the parser
 mod core;
 pub mod decode;
+pub mod json;
 mod php;
 #[allow(dead_code)] // wired up by the parser
 mod sax;

@@ -1,0 +1,210 @@
+//! Which bytes `json_encode()` copies unchanged, and a kernel that finds
+//! runs of them sixteen bytes at a time.
+
+use super::JsonFlags;
+
+/// Bytes examined per step of [`Clean::run`].
+pub(super) const STEP: usize = 16;
+
+// Why an ASCII byte may need escaping: always, or only under some flags.
+const ALWAYS: u8 = 1;
+const SLASH: u8 = 2; // unless JSON_UNESCAPED_SLASHES
+const TAG: u8 = 4; // with JSON_HEX_TAG
+const AMP: u8 = 8; // with JSON_HEX_AMP
+const APOS: u8 = 16; // with JSON_HEX_APOS
+
+/// For each ASCII byte, the conditions under which it is escaped.
+static REASONS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = ALWAYS;
+        b += 1;
+    }
+    t[b'"' as usize] = ALWAYS;
+    t[b'\\' as usize] = ALWAYS;
+    t[b'/' as usize] = SLASH;
+    t[b'<' as usize] = TAG;
+    t[b'>' as usize] = TAG;
+    t[b'&' as usize] = AMP;
+    t[b'\'' as usize] = APOS;
+    t
+};
+
+/// The ASCII bytes other than controls that may need escaping, with the
+/// condition for each.
+const SPECIALS: [(u8, u8); 7] = [
+    (b'"', ALWAYS),
+    (b'\\', ALWAYS),
+    (b'/', SLASH),
+    (b'<', TAG),
+    (b'>', TAG),
+    (b'&', AMP),
+    (b'\'', APOS),
+];
+
+const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The set of bytes copied unchanged under one set of flags.
+///
+/// Every byte from 0x80 up counts as not clean: those go to the decoder.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Clean {
+    /// The `REASONS` bits that apply under the flags.
+    active: u8,
+    /// The printable ASCII bytes to stop at; unused places repeat `"`.
+    specials: [u8; 7],
+    /// How many places of `specials` are distinct and used (2 to 7).
+    count: usize,
+}
+
+impl Clean {
+    #[inline]
+    pub(super) fn new(flags: JsonFlags) -> Self {
+        let mut active = ALWAYS;
+        if !flags.contains(JsonFlags::UNESCAPED_SLASHES) {
+            active |= SLASH;
+        }
+        if flags.contains(JsonFlags::HEX_TAG) {
+            active |= TAG;
+        }
+        if flags.contains(JsonFlags::HEX_AMP) {
+            active |= AMP;
+        }
+        if flags.contains(JsonFlags::HEX_APOS) {
+            active |= APOS;
+        }
+        let mut specials = [b'"'; 7];
+        let mut count = 0;
+        for (byte, reason) in SPECIALS {
+            if reason & active != 0 {
+                specials[count] = byte;
+                count += 1;
+            }
+        }
+        Self {
+            active,
+            specials,
+            count,
+        }
+    }
+
+    /// Is the ASCII byte `b` copied unchanged?
+    #[inline(always)]
+    pub(super) fn ascii(&self, b: u8) -> bool {
+        debug_assert!(b < 0x80);
+        REASONS[usize::from(b & 0x7F)] & self.active == 0
+    }
+
+    /// How many bytes at the start of `src` are clean, looked at sixteen
+    /// bytes at a time: the scan stops at the first byte that is not clean,
+    /// or when fewer than [`STEP`] bytes remain, so the result may fall
+    /// short of the run by less than a step.
+    #[inline(always)]
+    pub(super) fn run(&self, src: &[u8]) -> usize {
+        let [a, b, c, d, e, f, g] = self.specials;
+        match self.count {
+            0..=2 => run_with(src, [a, b]),
+            3 => run_with(src, [a, b, c]),
+            _ => run_with(src, [a, b, c, d, e, f, g]),
+        }
+    }
+}
+
+/// One bit (the high bit of the byte) for each of the eight bytes of `x`
+/// that is a control, not ASCII, or one of `specials`.
+#[inline(always)]
+fn dirty<const N: usize>(x: u64, specials: &[u8; N]) -> u64 {
+    let y = x & LOW7;
+    // High bit set where the 7-bit value is at least 0x20: no carry can
+    // cross a byte, as 0x7F + 0x60 < 0x100.
+    let mut clean = y + 0x60 * ONES;
+    for &s in specials {
+        // High bit set where the byte differs from `s`.
+        clean &= (y ^ (u64::from(s) * ONES)) + LOW7;
+    }
+    (!clean | x) & HIGH
+}
+
+#[inline(always)]
+fn run_with<const N: usize>(src: &[u8], specials: [u8; N]) -> usize {
+    let mut n = 0;
+    while let Some(chunk) = src.get(n..n + STEP) {
+        let (lo, hi) = chunk.split_at(8);
+        let lo = u64::from_le_bytes(lo.try_into().expect("8 bytes"));
+        let hi = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
+        let (dlo, dhi) = (dirty(lo, &specials), dirty(hi, &specials));
+        if dlo | dhi != 0 {
+            // Little-endian: the lowest set bit is the first dirty byte.
+            let at = if dlo != 0 {
+                dlo.trailing_zeros()
+            } else {
+                64 + dhi.trailing_zeros()
+            };
+            return n + at as usize / 8;
+        }
+        n += STEP;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_flag_sets() -> impl Iterator<Item = JsonFlags> {
+        let bits = [1, 2, 4, 8, 64];
+        (0..32u32).map(move |m| {
+            let mut f = JsonFlags::NONE;
+            for (i, b) in bits.iter().enumerate() {
+                if m & (1 << i) != 0 {
+                    f |= JsonFlags::from_bits(*b);
+                }
+            }
+            f
+        })
+    }
+
+    #[test]
+    fn run_stops_where_the_scalar_test_does() {
+        for flags in all_flag_sets() {
+            let clean = Clean::new(flags);
+            for bad in 0..=255u8 {
+                let is_clean = bad < 0x80 && clean.ascii(bad);
+                for len in 0..40 {
+                    for at in 0..len {
+                        let mut src = vec![b'a'; len];
+                        src[at] = bad;
+                        let n = clean.run(&src);
+                        let expected = if is_clean { len } else { at };
+                        assert!(n <= expected, "{flags} {bad:#x} {len} {at}");
+                        assert!(
+                            n == expected || len - n < STEP,
+                            "{flags} {bad:#x} {len} {at}: {n}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clean_ascii_is_what_php_copies() {
+        for flags in all_flag_sets() {
+            let clean = Clean::new(flags);
+            for b in 0..0x80u8 {
+                let expected = match b {
+                    0..0x20 | b'"' | b'\\' => false,
+                    b'/' => flags.contains(JsonFlags::UNESCAPED_SLASHES),
+                    b'<' | b'>' => !flags.contains(JsonFlags::HEX_TAG),
+                    b'&' => !flags.contains(JsonFlags::HEX_AMP),
+                    b'\'' => !flags.contains(JsonFlags::HEX_APOS),
+                    _ => true,
+                };
+                assert_eq!(clean.ascii(b), expected, "{flags} {b:#x}");
+            }
+        }
+    }
+}
