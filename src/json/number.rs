@@ -177,6 +177,7 @@ pub(crate) fn write_double(value: f64, zero_fraction: bool, out: &mut Vec<u8>) {
         digits[n] = b;
         n += 1;
     }
+    break_tie_to_even(value, &mut digits[..n]);
     let digits = &digits[..n];
     // The value is 0.DIGITS × 10^point, as dtoa reports it.
     let point = exponent + 1;
@@ -212,6 +213,46 @@ pub(crate) fn write_double(value: f64, zero_fraction: bool, out: &mut Vec<u8>) {
     }
     if zero_fraction && !out[start..].contains(&b'.') {
         out.extend_from_slice(b".0");
+    }
+}
+
+/// When the exact value of `value` lies halfway between two shortest
+/// candidates, PHP's `zend_dtoa()` takes the one with the even last digit
+/// (1708138771029252.25 prints as `…252.2`), where Rust's formatting may
+/// take the other. Rewrites `digits` (Rust's shortest) to the even one.
+///
+/// A tie needs an exact decimal expansion one digit longer than the
+/// shortest, ending in 5. The exact expansion of `m × 2^-s` (m odd) is
+/// `m × 5^s` digits long; past s = 25 that is over 18 digits, more than a
+/// tie with at most 17 shortest digits allows, so u128 arithmetic is enough.
+fn break_tie_to_even(value: f64, digits: &mut [u8]) {
+    let bits = value.to_bits();
+    let biased = i32::try_from((bits >> 52) & 0x7FF).expect("11 bits");
+    let fraction = bits & ((1 << 52) - 1);
+    let (mantissa, exponent) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    };
+    if mantissa == 0 {
+        return;
+    }
+    let zeros = mantissa.trailing_zeros();
+    let odd = mantissa >> zeros;
+    let s = -(exponent + i32::try_from(zeros).expect("< 64"));
+    if !(1..=25).contains(&s) {
+        return;
+    }
+    let exact = u128::from(odd) * 5u128.pow(s.unsigned_abs());
+    let exact_digits = exact.checked_ilog10().map_or(1, |l| l as usize + 1);
+    if exact_digits != digits.len() + 1 {
+        return;
+    }
+    let below = exact / 10;
+    let even = if below % 2 == 0 { below } else { below + 1 };
+    let text = even.to_string();
+    if text.len() == digits.len() {
+        digits.copy_from_slice(text.as_bytes());
     }
 }
 
@@ -252,6 +293,12 @@ mod tests {
                 "1.7976931348623157e+308",
             ),
             (-1.5, "-1.5", "-1.5"),
+            // An exact tie between …252.2 and …252.3: dtoa takes the even one.
+            (
+                1_708_138_771_029_252.2,
+                "1708138771029252.2",
+                "1708138771029252.2",
+            ),
         ];
         for &(value, plain, zero_fraction) in cases {
             assert_eq!(double(value, false), plain, "{value:e}");
