@@ -5,10 +5,13 @@
 //     JSON_BENCH_INPUTS=target/json-inputs cargo bench --bench json   # writes the inputs
 //     cargo bench --bench json                                         # criterion's figures
 //     php benches/php/json_bench.php target/json-inputs [target/criterion]
+// or, with the quick mode of benches/json.rs (robust on a busy machine):
+//     JSON_BENCH_QUICK=target/json-quick.txt cargo bench --bench json
+//     php benches/php/json_bench.php target/json-inputs target/json-quick.txt
 //
 // For each input and for flags 0 and JSON_UNESCAPED_UNICODE, json_encode()
-// is called in a loop for about half a second (after a warm-up), timed with
-// hrtime(); the best of five such rounds is kept. short_lines_1000.txt is
+// is timed with hrtime() over 300 rounds of about 200 KB of input, and the
+// fastest round counts. short_lines_1000.txt is
 // 1,000 strings, one per line, each encoded on its own; every other file is
 // one string. Throughput is input bytes per second.
 //
@@ -20,41 +23,45 @@ ini_set('serialize_precision', '-1');
 
 $dir = $argv[1] ?? null;
 if ($dir === null || !is_dir($dir)) {
-    fwrite(STDERR, "usage: php json_bench.php INPUT_DIR [CRITERION_DIR]\n");
+    fwrite(STDERR, "usage: php json_bench.php INPUT_DIR [CRITERION_DIR | QUICK_REPORT]\n");
     exit(2);
 }
-$criterion = $argv[2] ?? null;
+$criterion = $argv[2] ?? null; // criterion's directory or the quick report
 
 const ORDER = ['cyrillic', 'cjk', 'french', 'emoji', 'english_emoji', 'ascii_e_acute', 'ascii_16', 'ascii_4k',
     'html', 'urls', 'quote_every_16', 'newline_every_40', 'short_lines_1000'];
 
+// Best of 300 rounds of about 200 KB of input each: like the quick mode of
+// benches/json.rs, this holds up on a busy machine.
 function php_rate(array $parts, int $flags): float {
     $bytes = array_sum(array_map('strlen', $parts));
     foreach ($parts as $p) {
         if (json_encode($p, $flags) === false) { fwrite(STDERR, "json_encode failed\n"); exit(1); }
     }
+    $reps = max(1, intdiv(200000, $bytes));
     $best = INF;
-    for ($round = 0; $round < 5; $round++) {
-        // Calls per batch: about 4 MB of input.
-        $batch = max(1, intdiv(4 << 20, $bytes));
-        $calls = 0;
+    for ($round = 0; $round < 300; $round++) {
         $t0 = hrtime(true);
-        do {
-            for ($i = 0; $i < $batch; $i++) {
-                foreach ($parts as $p) json_encode($p, $flags);
-            }
-            $calls += $batch;
-            $elapsed = hrtime(true) - $t0;
-        } while ($elapsed < 500_000_000);
-        $best = min($best, $elapsed / $calls);
+        for ($i = 0; $i < $reps; $i++) {
+            foreach ($parts as $p) json_encode($p, $flags);
+        }
+        $best = min($best, (hrtime(true) - $t0) / $reps);
     }
     return $bytes / ($best / 1e9);
 }
 
-// criterion's mean time per iteration in ns, or null.
-function criterion_ns(?string $dir, string $input, string $function): ?float {
-    if ($dir === null) return null;
-    $matches = glob("$dir/json_$input/$function/*/new/estimates.json");
+// Our time per call in ns: from the quick report (a file), or criterion's
+// mean (a directory); null when absent.
+function our_ns(?string $source, string $input, string $function): ?float {
+    if ($source === null) return null;
+    if (is_file($source)) {
+        foreach (file($source, FILE_IGNORE_NEW_LINES) as $line) {
+            [$i, $f, , $ns] = explode(' ', $line);
+            if ($i === $input && $f === $function) return (float)$ns;
+        }
+        return null;
+    }
+    $matches = glob("$source/json_$input/$function/*/new/estimates.json");
     if (!$matches) return null;
     $e = json_decode(file_get_contents($matches[0]), true);
     return $e['mean']['point_estimate'];
@@ -74,8 +81,8 @@ foreach ([0 => '', JSON_UNESCAPED_UNICODE => '_unicode'] as $flags => $suffix) {
         $parts = str_starts_with($name, 'short_lines') ? explode("\n", $data) : [$data];
         $bytes = array_sum(array_map('strlen', $parts));
         $php = php_rate($parts, $flags);
-        $ours = criterion_ns($criterion, $name, "ours$suffix");
-        $ref = criterion_ns($criterion, $name, "reference$suffix");
+        $ours = our_ns($criterion, $name, "ours$suffix");
+        $ref = our_ns($criterion, $name, "reference$suffix");
         $ours_rate = $ours ? $bytes / ($ours / 1e9) : null;
         $ref_rate = $ref ? $bytes / ($ref / 1e9) : null;
         printf("| %s | %d | %s | %s | %s | %s | %s |\n", $name, $bytes, $mb($php),

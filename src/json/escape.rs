@@ -211,58 +211,78 @@ fn write_ascii_escape(b: u8, flags: JsonFlags, out: &mut Vec<u8>) {
     out.extend_from_slice(short);
 }
 
-/// The fast body: clean runs are found by [`Clean::run`] and by the scalar
-/// loop, and copied only when something that needs writing follows them.
+/// Appends `src[from..to]`, a run of clean bytes. Runs up to a step long
+/// are copied as one fixed 16-byte piece when `src` has the bytes, and the
+/// excess cut off again: cheaper than a copy of variable length.
+#[inline(always)]
+fn flush(src: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
+    let n = to - from;
+    if n == 0 {
+        return;
+    }
+    if n <= STEP
+        && let Some(chunk) = src.get(from..from + STEP)
+    {
+        let chunk: &[u8; STEP] = chunk.try_into().expect("a step");
+        out.extend_from_slice(chunk);
+        out.truncate(out.len() - (STEP - n));
+    } else {
+        out.extend_from_slice(&src[from..to]);
+    }
+}
+
+/// The fast body. `src[run..i]` is clean and not yet written: clean ASCII
+/// and (with `JSON_UNESCAPED_UNICODE`) well-formed characters only move
+/// `i`; whatever needs writing first flushes the run. At the start of
+/// ASCII text, [`Clean::run`] looks ahead sixteen bytes at a time.
 #[inline(always)]
 fn escape_body(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
     let clean = Clean::new(flags);
     let raw_unicode = flags.contains(JsonFlags::UNESCAPED_UNICODE);
     let raw_terminators = line_terminators_raw(flags);
+    // Room for the fixed-size copies of `flush` past the end of the output.
+    out.reserve(src.len() + STEP);
     let len = src.len();
-    // `src[run..i]` is clean and not yet copied.
     let (mut i, mut run) = (0, 0);
-    while i < len {
-        i += clean.run(&src[i..]);
-        // Dense escapes and non-ASCII text stay in this loop, and go back
-        // to the run kernel after a clean ASCII byte.
-        while i < len {
-            let b = src[i];
-            if b < 0x80 {
-                i += 1;
-                if !clean.ascii(b) {
-                    out.extend_from_slice(&src[run..i - 1]);
-                    write_ascii_escape(b, flags, out);
-                    run = i;
-                } else if len - i >= STEP {
-                    break;
+    while let Some(&b) = src.get(i) {
+        if b < 0x80 {
+            i += 1;
+            if clean.ascii(b) {
+                // Another ASCII byte next: likely a run worth scanning.
+                if src.get(i).is_some_and(|&next| next < 0x80) && len - i >= STEP {
+                    i += clean.run(&src[i..]);
                 }
-                continue;
+            } else {
+                flush(src, run, i - 1, out);
+                write_ascii_escape(b, flags, out);
+                run = i;
             }
-            let c = next_utf8_char(src, i);
-            match c.status {
-                Status::Success => {
-                    let cp = c.code_point;
-                    if !raw_unicode || (!raw_terminators && (cp == 0x2028 || cp == 0x2029)) {
-                        out.extend_from_slice(&src[run..i]);
-                        write_code_point(cp, out);
-                        run = c.cursor;
-                    }
-                }
-                Status::Failure => {
-                    out.extend_from_slice(&src[run..i]);
-                    if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
-                    } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
-                        out.extend_from_slice(replacement(flags));
-                    } else {
-                        return Err(JsonError::Utf8);
-                    }
+            continue;
+        }
+        let c = next_utf8_char(src, i);
+        match c.status {
+            Status::Success => {
+                let cp = c.code_point;
+                if !raw_unicode || (!raw_terminators && (cp == 0x2028 || cp == 0x2029)) {
+                    flush(src, run, i, out);
+                    write_code_point(cp, out);
                     run = c.cursor;
                 }
             }
-            i = c.cursor;
+            Status::Failure => {
+                flush(src, run, i, out);
+                if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
+                } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
+                    out.extend_from_slice(replacement(flags));
+                } else {
+                    return Err(JsonError::Utf8);
+                }
+                run = c.cursor;
+            }
         }
+        i = c.cursor;
     }
-    out.extend_from_slice(&src[run..]);
+    flush(src, run, len, out);
     Ok(())
 }
 

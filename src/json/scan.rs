@@ -60,9 +60,33 @@ pub(super) struct Clean {
     count: usize,
 }
 
+/// [`Clean`] for every combination of the four flags that matter, indexed
+/// by [`Clean::index`].
+static TABLE: [Clean; 16] = {
+    let mut t = [Clean::build(JsonFlags::NONE); 16];
+    let mut i = 0;
+    while i < 16 {
+        // Bits 0..3: HEX_TAG, HEX_AMP, HEX_APOS, UNESCAPED_SLASHES.
+        let slashes = if i & 8 != 0 { 64 } else { 0 };
+        t[i] = Clean::build(JsonFlags::from_bits((i as u32 & 7) | slashes));
+        i += 1;
+    }
+    t
+};
+
 impl Clean {
-    #[inline]
-    pub(super) fn new(flags: JsonFlags) -> Self {
+    /// The clean set under `flags`, from a table built at compile time.
+    #[inline(always)]
+    pub(super) fn new(flags: JsonFlags) -> &'static Self {
+        &TABLE[Self::index(flags)]
+    }
+
+    const fn index(flags: JsonFlags) -> usize {
+        let bits = flags.bits();
+        ((bits & 7) | ((bits >> 3) & 8)) as usize
+    }
+
+    const fn build(flags: JsonFlags) -> Self {
         let mut active = ALWAYS;
         if !flags.contains(JsonFlags::UNESCAPED_SLASHES) {
             active |= SLASH;
@@ -78,11 +102,14 @@ impl Clean {
         }
         let mut specials = [b'"'; 7];
         let mut count = 0;
-        for (byte, reason) in SPECIALS {
+        let mut k = 0;
+        while k < SPECIALS.len() {
+            let (byte, reason) = SPECIALS[k];
             if reason & active != 0 {
                 specials[count] = byte;
                 count += 1;
             }
+            k += 1;
         }
         Self {
             active,
