@@ -232,58 +232,114 @@ fn flush(src: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
 }
 
 /// The fast body. `src[run..i]` is clean and not yet written: clean ASCII
-/// and (with `JSON_UNESCAPED_UNICODE`) well-formed characters only move
-/// `i`; whatever needs writing first flushes the run. At the start of
-/// ASCII text, [`Clean::run`] looks ahead sixteen bytes at a time.
+/// met one byte at a time and (with `JSON_UNESCAPED_UNICODE`) well-formed
+/// characters only move `i`; whatever needs writing first flushes the run.
+/// ASCII text goes to [`copy_ascii`], sixteen bytes at a time.
 #[inline(always)]
 fn escape_body(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    // One copy of the loop for each way of writing characters, so that
+    // the choice is not made again for every character.
+    if flags.contains(JsonFlags::UNESCAPED_UNICODE) {
+        escape_body_as::<true>(src, flags, out)
+    } else {
+        escape_body_as::<false>(src, flags, out)
+    }
+}
+
+#[inline(always)]
+fn escape_body_as<const RAW_UNICODE: bool>(
+    src: &[u8],
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> Result<(), JsonError> {
     let clean = Clean::new(flags);
-    let raw_unicode = flags.contains(JsonFlags::UNESCAPED_UNICODE);
+    // Short and clean, as most names and values are: one test, one copy.
+    if src.len() <= STEP && src.iter().all(|&b| b < 0x80 && clean.ascii(b)) {
+        out.extend_from_slice(src);
+        return Ok(());
+    }
     let raw_terminators = line_terminators_raw(flags);
-    // Room for the fixed-size copies of `flush` past the end of the output.
+    // Room for the fixed-size copies past the end of the output.
     out.reserve(src.len() + STEP);
-    let len = src.len();
     let (mut i, mut run) = (0, 0);
     while let Some(&b) = src.get(i) {
         if b < 0x80 {
-            i += 1;
             if clean.ascii(b) {
-                // Another ASCII byte next: likely a run worth scanning.
-                if src.get(i).is_some_and(|&next| next < 0x80) && len - i >= STEP {
-                    i += clean.run(&src[i..]);
+                i += 1;
+                // Another ASCII byte next: ASCII text, worth the kernel.
+                if src.get(i).is_some_and(|&next| next < 0x80) && src.len() - i >= STEP {
+                    i = copy_ascii(clean, src, i, &mut run, flags, out);
                 }
             } else {
-                flush(src, run, i - 1, out);
+                flush(src, run, i, out);
                 write_ascii_escape(b, flags, out);
+                i += 1;
                 run = i;
             }
             continue;
         }
-        let c = next_utf8_char(src, i);
-        match c.status {
-            Status::Success => {
-                let cp = c.code_point;
-                if !raw_unicode || (!raw_terminators && (cp == 0x2028 || cp == 0x2029)) {
+        // Non-ASCII text: characters one after another in this loop.
+        loop {
+            let c = next_utf8_char(src, i);
+            match c.status {
+                Status::Success => {
+                    let cp = c.code_point;
+                    if !RAW_UNICODE || (!raw_terminators && (cp == 0x2028 || cp == 0x2029)) {
+                        flush(src, run, i, out);
+                        write_code_point(cp, out);
+                        run = c.cursor;
+                    }
+                }
+                Status::Failure => {
                     flush(src, run, i, out);
-                    write_code_point(cp, out);
+                    if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
+                    } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
+                        out.extend_from_slice(replacement(flags));
+                    } else {
+                        return Err(JsonError::Utf8);
+                    }
                     run = c.cursor;
                 }
             }
-            Status::Failure => {
-                flush(src, run, i, out);
-                if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
-                } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
-                    out.extend_from_slice(replacement(flags));
-                } else {
-                    return Err(JsonError::Utf8);
-                }
-                run = c.cursor;
+            i = c.cursor;
+            if src.get(i).is_none_or(|&next| next < 0x80) {
+                break;
             }
         }
-        i = c.cursor;
     }
-    flush(src, run, len, out);
+    flush(src, run, src.len(), out);
     Ok(())
+}
+
+/// Goes through ASCII text from `i` on, sixteen bytes at a time, escaping
+/// the ASCII bytes that need it (and flushing the run before each); clean
+/// bytes stay in the run. Returns where it stopped: at a byte from 0x80 up,
+/// or with fewer than [`STEP`] bytes left.
+#[inline(always)]
+fn copy_ascii(
+    clean: &Clean,
+    src: &[u8],
+    mut i: usize,
+    run: &mut usize,
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> usize {
+    while let Some(chunk) = src.get(i..i + STEP) {
+        let k = clean.first_dirty(chunk.try_into().expect("a step"));
+        i += k;
+        if k == STEP {
+            continue;
+        }
+        let b = src[i];
+        if b >= 0x80 {
+            break;
+        }
+        flush(src, *run, i, out);
+        write_ascii_escape(b, flags, out);
+        i += 1;
+        *run = i;
+    }
+    i
 }
 
 /// The reference body: PHP's loop, one character at a time.

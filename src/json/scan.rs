@@ -1,9 +1,9 @@
 //! Which bytes `json_encode()` copies unchanged, and a kernel that finds
-//! runs of them sixteen bytes at a time.
+//! the first byte that is not, sixteen bytes at a time.
 
 use super::JsonFlags;
 
-/// Bytes examined per step of [`Clean::run`].
+/// Bytes examined per step of [`Clean::first_dirty`].
 pub(super) const STEP: usize = 16;
 
 // Why an ASCII byte may need escaping: always, or only under some flags.
@@ -125,17 +125,15 @@ impl Clean {
         REASONS[usize::from(b & 0x7F)] & self.active == 0
     }
 
-    /// How many bytes at the start of `src` are clean, looked at sixteen
-    /// bytes at a time: the scan stops at the first byte that is not clean,
-    /// or when fewer than [`STEP`] bytes remain, so the result may fall
-    /// short of the run by less than a step.
+    /// Where the first byte of `chunk` that is not clean is, or [`STEP`]
+    /// when all sixteen are clean. Word at a time: two `u64` per chunk.
     #[inline(always)]
-    pub(super) fn run(&self, src: &[u8]) -> usize {
+    pub(super) fn first_dirty(&self, chunk: &[u8; STEP]) -> usize {
         let [a, b, c, d, e, f, g] = self.specials;
         match self.count {
-            0..=2 => run_with(src, [a, b]),
-            3 => run_with(src, [a, b, c]),
-            _ => run_with(src, [a, b, c, d, e, f, g]),
+            0..=2 => first_dirty_with(chunk, &[a, b]),
+            3 => first_dirty_with(chunk, &[a, b, c]),
+            _ => first_dirty_with(chunk, &[a, b, c, d, e, f, g]),
         }
     }
 }
@@ -156,25 +154,20 @@ fn dirty<const N: usize>(x: u64, specials: &[u8; N]) -> u64 {
 }
 
 #[inline(always)]
-fn run_with<const N: usize>(src: &[u8], specials: [u8; N]) -> usize {
-    let mut n = 0;
-    while let Some(chunk) = src.get(n..n + STEP) {
-        let (lo, hi) = chunk.split_at(8);
-        let lo = u64::from_le_bytes(lo.try_into().expect("8 bytes"));
-        let hi = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
-        let (dlo, dhi) = (dirty(lo, &specials), dirty(hi, &specials));
-        if dlo | dhi != 0 {
-            // Little-endian: the lowest set bit is the first dirty byte.
-            let at = if dlo != 0 {
-                dlo.trailing_zeros()
-            } else {
-                64 + dhi.trailing_zeros()
-            };
-            return n + at as usize / 8;
-        }
-        n += STEP;
-    }
-    n
+fn first_dirty_with<const N: usize>(chunk: &[u8; STEP], specials: &[u8; N]) -> usize {
+    let (lo, hi) = chunk.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().expect("8 bytes"));
+    let hi = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
+    let (dlo, dhi) = (dirty(lo, specials), dirty(hi, specials));
+    // Little-endian: the lowest set bit is the first dirty byte.
+    let at = if dlo != 0 {
+        dlo.trailing_zeros()
+    } else if dhi != 0 {
+        64 + dhi.trailing_zeros()
+    } else {
+        return STEP;
+    };
+    at as usize / 8
 }
 
 #[cfg(test)]
@@ -195,22 +188,31 @@ mod tests {
     }
 
     #[test]
-    fn run_stops_where_the_scalar_test_does() {
+    fn first_dirty_is_where_the_scalar_test_stops() {
         for flags in all_flag_sets() {
             let clean = Clean::new(flags);
             for bad in 0..=255u8 {
                 let is_clean = bad < 0x80 && clean.ascii(bad);
-                for len in 0..40 {
-                    for at in 0..len {
-                        let mut src = vec![b'a'; len];
-                        src[at] = bad;
-                        let n = clean.run(&src);
-                        let expected = if is_clean { len } else { at };
-                        assert!(n <= expected, "{flags} {bad:#x} {len} {at}");
-                        assert!(
-                            n == expected || len - n < STEP,
-                            "{flags} {bad:#x} {len} {at}: {n}"
+                for at in 0..STEP {
+                    for fill in [b'a', b'"', 0xC3] {
+                        let mut chunk = [b'a'; STEP];
+                        chunk[at] = bad;
+                        // A second dirty byte (or not) after the first.
+                        if at + 1 < STEP {
+                            chunk[STEP - 1] = fill;
+                        }
+                        let scalar = chunk
+                            .iter()
+                            .position(|&b| b >= 0x80 || !clean.ascii(b))
+                            .unwrap_or(STEP);
+                        assert_eq!(
+                            clean.first_dirty(&chunk),
+                            scalar,
+                            "{flags} {bad:#x} at {at}"
                         );
+                        if is_clean && fill == b'a' {
+                            assert_eq!(scalar, STEP);
+                        }
                     }
                 }
             }
