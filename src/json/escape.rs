@@ -1,7 +1,7 @@
 //! PHP's `php_json_escape_string()`: one string to a JSON string literal.
 
 use super::number::{Number, numeric_string, write_double, write_int};
-use super::scan::{Clean, STEP};
+use super::scan::{Clean, STEP, first_dirty_with};
 use super::{JsonError, JsonFlags};
 use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
 
@@ -268,7 +268,11 @@ fn escape_body_as<const RAW_UNICODE: bool>(
                 i += 1;
                 // Another ASCII byte next: ASCII text, worth the kernel.
                 if src.get(i).is_some_and(|&next| next < 0x80) && src.len() - i >= STEP {
-                    i = copy_ascii(clean, src, i, &mut run, flags, out);
+                    i = match clean.width() {
+                        2 => copy_ascii(&clean.specials::<2>(), src, i, &mut run, flags, out),
+                        3 => copy_ascii(&clean.specials::<3>(), src, i, &mut run, flags, out),
+                        _ => copy_ascii(&clean.specials::<7>(), src, i, &mut run, flags, out),
+                    };
                 }
             } else {
                 flush(src, run, i, out);
@@ -316,8 +320,8 @@ fn escape_body_as<const RAW_UNICODE: bool>(
 /// bytes stay in the run. Returns where it stopped: at a byte from 0x80 up,
 /// or with fewer than [`STEP`] bytes left.
 #[inline(always)]
-fn copy_ascii(
-    clean: &Clean,
+fn copy_ascii<const N: usize>(
+    specials: &[u8; N],
     src: &[u8],
     mut i: usize,
     run: &mut usize,
@@ -325,7 +329,7 @@ fn copy_ascii(
     out: &mut Vec<u8>,
 ) -> usize {
     while let Some(chunk) = src.get(i..i + STEP) {
-        let k = clean.first_dirty(chunk.try_into().expect("a step"));
+        let k = first_dirty_with(chunk.try_into().expect("a step"), specials);
         i += k;
         if k == STEP {
             continue;

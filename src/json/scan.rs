@@ -125,9 +125,28 @@ impl Clean {
         REASONS[usize::from(b & 0x7F)] & self.active == 0
     }
 
+    /// How many bytes the kernel must compare with: 2, 3 or 7.
+    #[inline(always)]
+    pub(super) fn width(&self) -> usize {
+        match self.count {
+            0..=2 => 2,
+            3 => 3,
+            _ => 7,
+        }
+    }
+
+    /// The first `N` specials (`N` at least [`Clean::width`]), for
+    /// [`first_dirty_with`].
+    #[inline(always)]
+    pub(super) fn specials<const N: usize>(&self) -> [u8; N] {
+        debug_assert!(N >= self.width() && N <= 7);
+        std::array::from_fn(|k| self.specials[k])
+    }
+
     /// Where the first byte of `chunk` that is not clean is, or [`STEP`]
     /// when all sixteen are clean. Word at a time: two `u64` per chunk.
     #[inline(always)]
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(super) fn first_dirty(&self, chunk: &[u8; STEP]) -> usize {
         let [a, b, c, d, e, f, g] = self.specials;
         match self.count {
@@ -153,19 +172,22 @@ fn dirty<const N: usize>(x: u64, specials: &[u8; N]) -> u64 {
     (!clean | x) & HIGH
 }
 
+/// [`Clean::first_dirty`] with the specials given, so that a loop over
+/// many chunks is compiled for one width.
 #[inline(always)]
-fn first_dirty_with<const N: usize>(chunk: &[u8; STEP], specials: &[u8; N]) -> usize {
+pub(super) fn first_dirty_with<const N: usize>(chunk: &[u8; STEP], specials: &[u8; N]) -> usize {
     let (lo, hi) = chunk.split_at(8);
     let lo = u64::from_le_bytes(lo.try_into().expect("8 bytes"));
     let hi = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
     let (dlo, dhi) = (dirty(lo, specials), dirty(hi, specials));
+    if dlo | dhi == 0 {
+        return STEP;
+    }
     // Little-endian: the lowest set bit is the first dirty byte.
     let at = if dlo != 0 {
         dlo.trailing_zeros()
-    } else if dhi != 0 {
-        64 + dhi.trailing_zeros()
     } else {
-        return STEP;
+        64 + dhi.trailing_zeros()
     };
     at as usize / 8
 }
