@@ -168,7 +168,9 @@ fn escape_with(
         }
     }
     let checkpoint = out.len();
-    out.reserve(src.len() + 2);
+    // The quotes, and room for the fixed-size copies of `flush` past the
+    // end of the output.
+    out.reserve(src.len() + 2 + STEP);
     out.push(b'"');
     match body(src, flags, out) {
         Ok(()) => {
@@ -234,7 +236,7 @@ fn flush(src: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
 /// The fast body. `src[run..i]` is clean and not yet written: clean ASCII
 /// met one byte at a time and (with `JSON_UNESCAPED_UNICODE`) well-formed
 /// characters only move `i`; whatever needs writing first flushes the run.
-/// ASCII text goes to [`copy_ascii`], sixteen bytes at a time.
+/// ASCII text goes to [`scan_ascii`], sixteen bytes at a time.
 #[inline(always)]
 fn escape_body(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
     // One copy of the loop for each way of writing characters, so that
@@ -259,8 +261,6 @@ fn escape_body_as<const RAW_UNICODE: bool>(
         return Ok(());
     }
     let raw_terminators = line_terminators_raw(flags);
-    // Room for the fixed-size copies past the end of the output.
-    out.reserve(src.len() + STEP);
     let (mut i, mut run) = (0, 0);
     while let Some(&b) = src.get(i) {
         if b < 0x80 {
@@ -269,9 +269,9 @@ fn escape_body_as<const RAW_UNICODE: bool>(
                 // Another ASCII byte next: ASCII text, worth the kernel.
                 if src.get(i).is_some_and(|&next| next < 0x80) && src.len() - i >= STEP {
                     i = match clean.width() {
-                        2 => copy_ascii(&clean.specials::<2>(), src, i, &mut run, flags, out),
-                        3 => copy_ascii(&clean.specials::<3>(), src, i, &mut run, flags, out),
-                        _ => copy_ascii(&clean.specials::<7>(), src, i, &mut run, flags, out),
+                        2 => scan_ascii(&clean.specials::<2>(), src, i, &mut run, flags, out),
+                        3 => scan_ascii(&clean.specials::<3>(), src, i, &mut run, flags, out),
+                        _ => scan_ascii(&clean.specials::<7>(), src, i, &mut run, flags, out),
                     };
                 }
             } else {
@@ -320,7 +320,7 @@ fn escape_body_as<const RAW_UNICODE: bool>(
 /// bytes stay in the run. Returns where it stopped: at a byte from 0x80 up,
 /// or with fewer than [`STEP`] bytes left.
 #[inline(always)]
-fn copy_ascii<const N: usize>(
+fn scan_ascii<const N: usize>(
     specials: &[u8; N],
     src: &[u8],
     mut i: usize,

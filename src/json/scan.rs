@@ -3,7 +3,7 @@
 
 use super::JsonFlags;
 
-/// Bytes examined per step of [`Clean::first_dirty`].
+/// Bytes examined per step of [`first_dirty_with`].
 pub(super) const STEP: usize = 16;
 
 // Why an ASCII byte may need escaping: always, or only under some flags.
@@ -143,16 +143,13 @@ impl Clean {
         std::array::from_fn(|k| self.specials[k])
     }
 
-    /// Where the first byte of `chunk` that is not clean is, or [`STEP`]
-    /// when all sixteen are clean. Word at a time: two `u64` per chunk.
-    #[inline(always)]
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(super) fn first_dirty(&self, chunk: &[u8; STEP]) -> usize {
-        let [a, b, c, d, e, f, g] = self.specials;
-        match self.count {
-            0..=2 => first_dirty_with(chunk, &[a, b]),
-            3 => first_dirty_with(chunk, &[a, b, c]),
-            _ => first_dirty_with(chunk, &[a, b, c, d, e, f, g]),
+    /// [`first_dirty_with`] at this width, for the tests.
+    #[cfg(test)]
+    fn first_dirty(&self, chunk: &[u8; STEP]) -> usize {
+        match self.width() {
+            2 => first_dirty_with(chunk, &self.specials::<2>()),
+            3 => first_dirty_with(chunk, &self.specials::<3>()),
+            _ => first_dirty_with(chunk, &self.specials::<7>()),
         }
     }
 }
@@ -172,8 +169,10 @@ fn dirty<const N: usize>(x: u64, specials: &[u8; N]) -> u64 {
     (!clean | x) & HIGH
 }
 
-/// [`Clean::first_dirty`] with the specials given, so that a loop over
-/// many chunks is compiled for one width.
+/// Where the first byte of `chunk` that is not clean is, or [`STEP`] when
+/// all sixteen are clean, with the specials of a [`Clean`] given (see
+/// [`Clean::specials`]) so that a loop over many chunks is compiled for one
+/// width. Word at a time: two `u64` per chunk.
 #[inline(always)]
 pub(super) fn first_dirty_with<const N: usize>(chunk: &[u8; STEP], specials: &[u8; N]) -> usize {
     let (lo, hi) = chunk.split_at(8);
