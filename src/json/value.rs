@@ -487,3 +487,66 @@ impl Encoder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_as_php_makes_them() {
+        // PHP 8.2: gettype(array_key_first([$k => 1])).
+        let int = [
+            "0",
+            "1",
+            "-1",
+            "9223372036854775807",
+            "-9223372036854775808",
+        ];
+        let string = [
+            "-0",
+            "00",
+            "01",
+            "9223372036854775808",
+            "-9223372036854775809",
+            " 1",
+            "1 ",
+            "1.0",
+            "+1",
+            "-",
+            "",
+            "123abc",
+        ];
+        for k in int {
+            assert_eq!(
+                Key::from_php(k.as_bytes()),
+                Key::Int(k.parse().unwrap()),
+                "{k:?}"
+            );
+        }
+        for k in string {
+            assert_eq!(
+                Key::from_php(k.as_bytes()),
+                Key::String(k.as_bytes().to_vec()),
+                "{k:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn push_takes_the_next_index_as_php_does() {
+        // PHP 8.2: [-5 => 'a'] then [] gives -4; [5 => .., 2 => ..] then [] gives 6.
+        let mut a = Array::new();
+        a.insert(-5, "a");
+        assert_eq!(a.push("b"), Some(-4));
+        let mut a = Array::new();
+        a.insert(5, "x");
+        a.insert(2, "y");
+        assert_eq!(a.push("z"), Some(6));
+        let mut a = Array::new();
+        a.insert("x", 1);
+        assert_eq!(a.push(2), Some(0));
+        a.insert(i64::MAX, 3);
+        assert_eq!(a.push(4), None);
+        assert_eq!(a.len(), 3);
+    }
+}
