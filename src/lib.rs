@@ -51,6 +51,7 @@
 #[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
 mod core;
 pub mod decode;
+pub mod json;
 mod php;
 pub mod report;
 mod sax;
