@@ -25,6 +25,8 @@
 //!   [`std::io::Read`] in bounded memory.
 //! * [`decode`] is PHP's UTF-8 decoding: `utf8_decode()`, `utf8_encode()`
 //!   and the `xml_utf8_decode()` every string goes through.
+//! * [`json`] is PHP's `json_encode()` byte for byte: string escaping with
+//!   every `JSON_*` flag, and a small model of PHP values to encode.
 //! * [`report`] prints results exactly as PHP's `var_export()` and the
 //!   reference scripts do (the `phpxml struct` and `phpxml trace` commands).
 //!
@@ -179,6 +181,7 @@
 //! | `xml_parser_free()` | dropping the [`Parser`] |
 //! | `utf8_decode()` | [`decode::utf8_decode`] (and `_into`) |
 //! | `utf8_encode()` | [`decode::utf8_encode`] (and `_into`) |
+//! | `json_encode()` | [`json::Value::encode`], [`json::escape_string`]; the JSON value alone: the `serde` feature |
 //! | `$attrs['ID']` | [`attribute`]`(attrs, b"ID")` |
 //! | (none: a pull parser) | [`Parser::events`] → [`EventReader`] of [`Event`] |
 //!
@@ -260,12 +263,16 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 #![allow(
     // Code points and limits are written as the Unicode, XML and libxml2
     // texts write them (0x10FFFF, 0xFFFE), not 0x0010_FFFF.
-    clippy::unreadable_literal
+    clippy::unreadable_literal,
+    // `#[inline(always)]` marks the per-character steps of the UTF-8
+    // decoder and the JSON escaper, where the benchmarks measured it.
+    clippy::inline_always
 )]
 
 #[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
 mod core;
 pub mod decode;
+pub mod json;
 mod php;
 pub mod report;
 mod sax;

@@ -14,8 +14,9 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 
+use crate::decode::{Status, next_utf8_char};
 pub use crate::php::int_cast;
 use crate::php::{
     Entry, EntryType, Error, Handler, HandlerSet, Key, OptionValue, Parser, Struct, XmlOption,
@@ -204,15 +205,35 @@ impl From<Error> for RunError {
 /// [`RunError::Io`] if the file cannot be read, [`RunError::Php`] where PHP
 /// dies.
 pub fn run(invocation: &Invocation) -> Result<Vec<u8>, RunError> {
+    let mut out = Vec::new();
+    run_to(invocation, &mut out)?;
+    Ok(out)
+}
+
+/// Runs a script on the file of the invocation, writing its standard output
+/// to `out`. `trace --chunk N` reads N bytes at a time and writes lines as
+/// they are made, so memory stays bounded whatever the file's size.
+///
+/// # Errors
+///
+/// [`RunError::Io`] if the file cannot be read or `out` cannot be written,
+/// [`RunError::Php`] where PHP dies (before anything is written).
+pub fn run_to(invocation: &Invocation, out: &mut dyn Write) -> Result<(), RunError> {
     let cannot = |e: io::Error| RunError::Io(format!("cannot read {}: {e}", invocation.file));
     let mut file = File::open(&invocation.file).map_err(cannot)?;
-    if let (Command::Trace, Some(n)) = (invocation.command, invocation.chunk) {
-        trace_chunked(invocation, &mut file, n)
+    let result = if let (Command::Trace, Some(n)) = (invocation.command, invocation.chunk) {
+        trace_chunked(invocation, &mut file, n, out)?
     } else {
         let mut data = Vec::new();
         file.read_to_end(&mut data).map_err(cannot)?;
-        run_bytes(invocation, &data).map_err(RunError::Php)
-    }
+        run_bytes(invocation, &data).map_err(RunError::Php)?
+    };
+    out.write_all(&result).map_err(write_error)
+}
+
+#[allow(clippy::needless_pass_by_value)] // a `map_err` argument
+fn write_error(e: io::Error) -> RunError {
+    RunError::Io(format!("cannot write output: {e}"))
 }
 
 /// Runs a script on `data` as the file's contents.
@@ -223,14 +244,20 @@ pub fn run(invocation: &Invocation) -> Result<Vec<u8>, RunError> {
 pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, Error> {
     match (invocation.command, invocation.chunk) {
         (Command::Struct, _) => struct_output(invocation, data),
-        (Command::Trace, Some(n)) => match trace_chunked(invocation, &mut &data[..], n) {
-            Ok(out) => Ok(out),
-            Err(RunError::Php(e)) => Err(e),
-            Err(e) => unreachable!("reading a slice cannot fail: {e}"),
-        },
+        (Command::Trace, Some(n)) => {
+            let mut out = Vec::new();
+            match trace_chunked(invocation, &mut &data[..], n, &mut out) {
+                Ok(rest) => {
+                    out.extend_from_slice(&rest);
+                    Ok(out)
+                }
+                Err(RunError::Php(e)) => Err(e),
+                Err(e) => unreachable!("reading a slice and writing a Vec cannot fail: {e}"),
+            }
+        }
         (Command::Trace, None) => {
             let mut parser = invocation.make_parser()?;
-            let mut trace = Trace::new();
+            let mut trace = Trace::for_invocation(invocation);
             let ok = parser.parse(&mut trace, data, true);
             Ok(trace.finish(&parser, ok, invocation.quiet))
         }
@@ -247,14 +274,16 @@ fn struct_output(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, Error>
 
 /// `trace.php --chunk N`: pieces of exactly `n` bytes (the last one
 /// shorter) with `is_final = false`, stopping at the first failure, then
-/// `""` with `is_final = true` if none failed.
+/// `""` with `is_final = true` if none failed. Lines are written to `out`
+/// after each piece; the `ok` and `result` lines are returned.
 fn trace_chunked(
     invocation: &Invocation,
     input: &mut dyn Read,
     n: u64,
+    out: &mut dyn Write,
 ) -> Result<Vec<u8>, RunError> {
     let mut parser = invocation.make_parser()?;
-    let mut trace = Trace::new();
+    let mut trace = Trace::for_invocation(invocation);
     let mut ok = true;
     let mut piece = Vec::new();
     loop {
@@ -267,6 +296,7 @@ fn trace_chunked(
             break;
         }
         ok = parser.parse(&mut trace, &piece, false);
+        trace.write_lines(out).map_err(write_error)?;
         if !ok {
             break;
         }
@@ -288,14 +318,31 @@ fn trace_chunked(
 /// ```
 pub fn quote(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
+    quote_body(s, out);
+    out.push(b'"');
+}
+
+/// [`quote`] without the surrounding quotes. Quoting is per character, so
+/// a string may be quoted in pieces that do not split a UTF-8 sequence
+/// (see [`quote_cut`]).
+fn quote_body(s: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     while i < s.len() {
         let b = s[i];
-        let width = utf8_width(&s[i..]);
-        if width > 1 || matches!(b, 0x20..=0x21 | 0x23..=0x5B | 0x5D..=0x7E) {
-            out.extend_from_slice(&s[i..i + width.max(1)]);
-            i += width.max(1);
+        if matches!(b, 0x20..=0x21 | 0x23..=0x5B | 0x5D..=0x7E) {
+            out.push(b);
+            i += 1;
             continue;
+        }
+        if b >= 0x80 {
+            // Well-formed UTF-8 (shortest form, no surrogates, at most
+            // U+10FFFF) is exactly what PHP's decoder accepts.
+            let c = next_utf8_char(s, i);
+            if c.status == Status::Success {
+                out.extend_from_slice(&s[i..c.cursor]);
+                i = c.cursor;
+                continue;
+            }
         }
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
@@ -315,23 +362,17 @@ pub fn quote(s: &[u8], out: &mut Vec<u8>) {
         }
         i += 1;
     }
-    out.push(b'"');
 }
 
-/// The length of the well-formed multi-byte UTF-8 sequence at the start of
-/// `s` (shortest form, no surrogates, at most U+10FFFF), or 0.
-fn utf8_width(s: &[u8]) -> usize {
-    let cont = |i: usize, lo: u8, hi: u8| s.get(i).is_some_and(|b| (lo..=hi).contains(b));
-    match s.first() {
-        Some(0xC2..=0xDF) if cont(1, 0x80, 0xBF) => 2,
-        Some(0xE0) if cont(1, 0xA0, 0xBF) && cont(2, 0x80, 0xBF) => 3,
-        Some(0xE1..=0xEC | 0xEE | 0xEF) if cont(1, 0x80, 0xBF) && cont(2, 0x80, 0xBF) => 3,
-        Some(0xED) if cont(1, 0x80, 0x9F) && cont(2, 0x80, 0xBF) => 3,
-        Some(0xF0) if cont(1, 0x90, 0xBF) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF) => 4,
-        Some(0xF1..=0xF3) if cont(1, 0x80, 0xBF) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF) => 4,
-        Some(0xF4) if cont(1, 0x80, 0x8F) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF) => 4,
-        _ => 0,
-    }
+/// Where `s` can be cut so that quoting both parts gives the quoting of the
+/// whole: before the last lead byte among the last three, which may start a
+/// sequence that continues past the end.
+fn quote_cut(s: &[u8]) -> usize {
+    let tail = s.len().saturating_sub(3);
+    s[tail..]
+        .iter()
+        .rposition(|&b| b >= 0xC0)
+        .map_or(s.len(), |j| tail + j)
 }
 
 /// `v()`: a handler argument: quoted string, or `false` for `None`.
@@ -525,6 +566,10 @@ enum TextKind {
 /// adjacent character data (and adjacent default data) merged into one
 /// line.
 ///
+/// Memory stays bounded however long the document: a quiet trace keeps no
+/// lines at all, a merged text line is quoted out in pieces as it grows, and
+/// [`Trace::write_lines`] hands the finished lines to a writer.
+///
 /// ```
 /// use phpxml::{Parser, report::Trace};
 ///
@@ -539,53 +584,118 @@ enum TextKind {
 #[derive(Default)]
 pub struct Trace {
     lines: Vec<u8>,
+    quiet: bool,
     pending: Option<TextKind>,
+    /// Text of the pending line not quoted yet (at most about a piece).
     text: Vec<u8>,
+    /// Whether the pending line's start is already in `lines`.
+    text_started: bool,
 }
 
+/// Merged text is quoted out once this much of it is waiting.
+const TEXT_PIECE: usize = 1 << 16;
+
 impl Trace {
-    /// An empty trace.
+    /// An empty trace that keeps its lines.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// An empty trace for `--quiet`: the same handler calls, no lines kept.
+    #[must_use]
+    pub fn quiet() -> Self {
+        Self {
+            quiet: true,
+            ..Self::default()
+        }
+    }
+
+    fn start_text_line(&mut self, kind: TextKind) {
+        self.lines.extend_from_slice(match kind {
+            TextKind::Cdata => b"cdata \"",
+            TextKind::Default => b"default \"",
+        });
+        self.text_started = true;
+    }
+
     fn flush(&mut self) {
         if let Some(kind) = self.pending.take() {
-            self.lines.extend_from_slice(match kind {
-                TextKind::Cdata => b"cdata ",
-                TextKind::Default => b"default ",
-            });
-            quote(&self.text, &mut self.lines);
-            self.lines.push(b'\n');
+            if !self.text_started {
+                self.start_text_line(kind);
+            }
+            quote_body(&self.text, &mut self.lines);
+            self.lines.extend_from_slice(b"\"\n");
             self.text.clear();
+            self.text_started = false;
         }
     }
 
     fn add_text(&mut self, kind: TextKind, data: &[u8]) {
+        if self.quiet {
+            return;
+        }
         if self.pending != Some(kind) {
             self.flush();
             self.pending = Some(kind);
         }
         self.text.extend_from_slice(data);
+        if self.text.len() >= TEXT_PIECE {
+            if !self.text_started {
+                self.start_text_line(kind);
+            }
+            let cut = quote_cut(&self.text);
+            quote_body(&self.text[..cut], &mut self.lines);
+            self.text.drain(..cut);
+        }
     }
 
-    /// Starts a line: flushes merged text, writes the word.
+    /// Starts a line: flushes merged text, writes the word. In a quiet
+    /// trace the line goes to a scratch buffer that is dropped at once.
     fn line(&mut self, word: &str) -> &mut Vec<u8> {
-        self.flush();
+        if self.quiet {
+            self.lines.clear();
+        } else {
+            self.flush();
+        }
         self.lines.extend_from_slice(word.as_bytes());
         &mut self.lines
+    }
+
+    /// Writes the lines finished so far to `out` and forgets them. Text
+    /// still being merged stays, ready to be continued.
+    ///
+    /// # Errors
+    ///
+    /// Whatever writing to `out` returns.
+    pub fn write_lines(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.quiet {
+            out.write_all(&self.lines)?;
+        }
+        self.lines.clear();
+        Ok(())
     }
 
     /// The script's output: the lines (unless `quiet`), `ok` with the
     /// return value of the last `xml_parse()` call and the `result` line.
     #[must_use]
     pub fn finish(mut self, parser: &Parser, ok: bool, quiet: bool) -> Vec<u8> {
-        self.flush();
-        let mut out = if quiet { Vec::new() } else { self.lines };
+        let mut out = Vec::new();
+        if !(quiet || self.quiet) {
+            self.flush();
+            out = self.lines;
+        }
         out.extend_from_slice(if ok { b"ok 1\n" } else { b"ok 0\n" });
         write_result_line(parser, &mut out);
         out
+    }
+
+    fn for_invocation(invocation: &Invocation) -> Self {
+        if invocation.quiet {
+            Self::quiet()
+        } else {
+            Self::new()
+        }
     }
 }
 

@@ -173,13 +173,9 @@ impl Sax for Trace {
 }
 
 fn fixtures_root() -> Option<PathBuf> {
-    for p in ["/work/main/fixtures/php", "fixtures/php"] {
-        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(p);
-        if p.is_dir() {
-            return Some(p);
-        }
-    }
-    None
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php");
+    assert!(p.is_dir(), "the fixture corpus is missing: {}", p.display());
+    Some(p)
 }
 
 fn target_of(s: &str) -> Option<TargetEncoding> {

@@ -180,9 +180,8 @@ fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, out: &mut Vec<u8>)
         }
         // The vector kernel stopped at a malformed sequence or near the
         // end. This scalar loop takes over, and hands back when the next
-        // bytes look like text the kernel does well: two ASCII bytes, or a
-        // two- or three-byte lead after a character of that kind.
-        // Four-byte characters (emoji) are faster here.
+        // bytes look like text again: two ASCII bytes, or a lead byte after
+        // a character.
         while i < limit {
             let b = src[i];
             if b < 0x80 {
@@ -198,10 +197,9 @@ fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, out: &mut Vec<u8>)
             dst[o] = byte;
             o += 1;
             i += width;
-            if width < 4
-                && src
-                    .get(i)
-                    .is_some_and(|&next| next.wrapping_sub(0xC2) < 0x2E)
+            if src
+                .get(i)
+                .is_some_and(|&next| next.wrapping_sub(0xC2) <= 0xF4 - 0xC2)
                 && src.len() - i >= STEP
             {
                 continue 'runs;

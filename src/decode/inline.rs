@@ -52,31 +52,32 @@ pub fn next_utf8_char(bytes: &[u8], cursor: usize) -> NextChar {
             if let Some(&s1) = rest.first()
                 && is_trail(s1)
             {
-                let cp = (u32::from(c & 0x1F) << 6) | u32::from(s1 & 0x3F);
+                let cp = (u32::from(c & 0x1F) << 6) + u32::from(s1 & 0x3F);
                 return success(cp, cursor + 2);
             }
         } else if let [s1, s2, ..] = *rest {
             if c & 0xF0 == 0xE0 {
                 if is_trail(s1) && is_trail(s2) {
                     let cp = (u32::from(c & 0x0F) << 12)
-                        | (u32::from(s1 & 0x3F) << 6)
-                        | u32::from(s2 & 0x3F);
+                        + (u32::from(s1 & 0x3F) << 6)
+                        + u32::from(s2 & 0x3F);
                     // Not overlong, not a surrogate.
                     if cp >= 0x800 && cp & 0xF800 != 0xD800 {
                         return success(cp, cursor + 3);
                     }
                 }
-            } else if c.wrapping_sub(0xF0) < 5
+            } else if c & 0xF8 == 0xF0
                 && let Some(&s3) = rest.get(2)
                 && is_trail(s1)
                 && is_trail(s2)
                 && is_trail(s3)
             {
                 let cp = (u32::from(c & 0x07) << 18)
-                    | (u32::from(s1 & 0x3F) << 12)
-                    | (u32::from(s2 & 0x3F) << 6)
-                    | u32::from(s3 & 0x3F);
-                // Not overlong, not above U+10FFFF.
+                    + (u32::from(s1 & 0x3F) << 12)
+                    + (u32::from(s2 & 0x3F) << 6)
+                    + u32::from(s3 & 0x3F);
+                // Not overlong, not above U+10FFFF (which also rules out the
+                // leads F5..F7 that the structure test lets through).
                 if cp.wrapping_sub(0x10000) < 0x10_0000 {
                     return success(cp, cursor + 4);
                 }
@@ -91,5 +92,70 @@ pub fn next_utf8_char(bytes: &[u8], cursor: usize) -> NextChar {
 #[cold]
 #[inline(never)]
 fn fallback(bytes: &[u8], cursor: usize) -> NextChar {
+    #[cfg(test)]
+    tests::FALLBACKS.with(|n| n.set(n.get() + 1));
     next_utf8_char_reference(bytes, cursor)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        /// How often the straight path handed over to the reference.
+        pub(super) static FALLBACKS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Decodes and reports whether the straight path handed over.
+    fn decode(bytes: &[u8], cursor: usize) -> (NextChar, bool) {
+        let before = FALLBACKS.with(Cell::get);
+        let c = next_utf8_char(bytes, cursor);
+        (c, FALLBACKS.with(Cell::get) != before)
+    }
+
+    #[test]
+    fn every_scalar_value_is_decoded_on_the_straight_path() {
+        let mut buf = [0u8; 5];
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            buf[0] = b'A';
+            let n = c.encode_utf8(&mut buf[1..]).len();
+            for (bytes, cursor) in [(&buf[1..=n], 0), (&buf[..=n], 1)] {
+                let (got, fell_back) = decode(bytes, cursor);
+                assert!(!fell_back, "U+{:04X} fell back", u32::from(c));
+                assert_eq!(
+                    (got.code_point, got.cursor, got.status),
+                    (u32::from(c), cursor + n, Status::Success)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_malformed_sequence_goes_to_the_reference() {
+        // Every lead with every second byte and the class edges after it.
+        let edges = [
+            0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF5, 0xFF,
+        ];
+        for lead in 0x80..=0xFFu8 {
+            for s1 in 0..=0xFFu8 {
+                for s2 in edges {
+                    for s3 in edges {
+                        let seq = [lead, s1, s2, s3];
+                        for end in 1..=4 {
+                            let bytes = &seq[..end];
+                            let (got, fell_back) = decode(bytes, 0);
+                            // A well-formed character at the start, of any
+                            // width that fits.
+                            let first_valid =
+                                (1..=end).any(|k| std::str::from_utf8(&bytes[..k]).is_ok());
+                            assert_eq!(fell_back, !first_valid, "{bytes:02X?}");
+                            assert_eq!(got, next_utf8_char_reference(bytes, 0), "{bytes:02X?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -93,7 +93,7 @@ pub fn next_utf8_char_reference(bytes: &[u8], cursor: usize) -> NextChar {
         if !is_trail(s1) {
             return fail(pos, if is_lead(s1) { 1 } else { 2 });
         }
-        let cp = (u32::from(c & 0x1F) << 6) | u32::from(s1 & 0x3F);
+        let cp = (u32::from(c & 0x1F) << 6) + u32::from(s1 & 0x3F);
         return success(cp, pos, 2);
     }
     if c < 0xF0 {
@@ -107,7 +107,7 @@ pub fn next_utf8_char_reference(bytes: &[u8], cursor: usize) -> NextChar {
                 fail(pos, 3)
             };
         }
-        let cp = (u32::from(c & 0x0F) << 12) | (u32::from(s1 & 0x3F) << 6) | u32::from(s2 & 0x3F);
+        let cp = (u32::from(c & 0x0F) << 12) + (u32::from(s1 & 0x3F) << 6) + u32::from(s2 & 0x3F);
         if cp < 0x800 || (0xD800..=0xDFFF).contains(&cp) {
             return fail(pos, 3);
         }
@@ -127,9 +127,9 @@ pub fn next_utf8_char_reference(bytes: &[u8], cursor: usize) -> NextChar {
             };
         }
         let cp = (u32::from(c & 0x07) << 18)
-            | (u32::from(s1 & 0x3F) << 12)
-            | (u32::from(s2 & 0x3F) << 6)
-            | u32::from(s3 & 0x3F);
+            + (u32::from(s1 & 0x3F) << 12)
+            + (u32::from(s2 & 0x3F) << 6)
+            + u32::from(s3 & 0x3F);
         if !(0x10000..=0x10FFFF).contains(&cp) {
             return fail(pos, 4);
         }
@@ -142,6 +142,24 @@ pub fn next_utf8_char_reference(bytes: &[u8], cursor: usize) -> NextChar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_scalar_value_decodes_whole_and_followed_by_more() {
+        let mut buf = [0u8; 6];
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let n = c.encode_utf8(&mut buf).len();
+            buf[n] = b'A';
+            buf[n + 1] = 0x80;
+            for end in [n, n + 1, n + 2] {
+                assert_eq!(
+                    next_utf8_char_reference(&buf[..end], 0),
+                    success(u32::from(c), 0, n),
+                    "U+{:04X} in {end} bytes",
+                    u32::from(c)
+                );
+            }
+        }
+    }
 
     #[test]
     fn at_or_past_the_end_fails_by_one() {

@@ -9,18 +9,20 @@ use crate::Failure;
 
 fn play(command: Command, args: &[String]) -> Result<(), Failure> {
     let invocation = Invocation::parse(command, args).map_err(|e| Failure::Usage(e.to_string()))?;
-    let out = report::run(&invocation).map_err(|e| match e {
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let written = report::run_to(&invocation, &mut stdout).and_then(|()| {
+        stdout
+            .flush()
+            .map_err(|e| RunError::Io(format!("cannot write output: {e}")))
+    });
+    written.map_err(|e| match e {
+        RunError::Io(ref why) if why.starts_with("cannot write") => Failure::Io(e.to_string()),
         RunError::Usage(_) => Failure::Usage(e.to_string()),
-        // The scripts exit 2 when the file cannot be read; where PHP dies
-        // on a ValueError nothing reaches standard output either.
+        // The scripts exit 2 when the file cannot be read; where PHP dies on
+        // a ValueError nothing reaches standard output either.
         RunError::Io(_) => Failure::Refused(e.to_string()),
         RunError::Php(e) => Failure::Refused(format!("PHP throws a ValueError: {e}")),
-    })?;
-    let mut stdout = io::stdout().lock();
-    stdout
-        .write_all(&out)
-        .and_then(|()| stdout.flush())
-        .map_err(|e| Failure::Io(format!("cannot write output: {e}")))
+    })
 }
 
 /// `struct [OPTIONS] FILE`.

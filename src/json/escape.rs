@@ -1,0 +1,401 @@
+//! PHP's `php_json_escape_string()`: one string to a JSON string literal.
+
+use super::number::{Number, numeric_string, write_double, write_int};
+use super::scan::{Clean, STEP, first_dirty_with};
+use super::{JsonError, JsonFlags};
+use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// `\uXXXX` for one UTF-16 unit, lower-case hex as PHP writes it.
+#[inline(always)]
+fn unit(u: u32) -> [u8; 6] {
+    let h = |shift: u32| HEX[((u >> shift) & 0xF) as usize];
+    [b'\\', b'u', h(12), h(8), h(4), h(0)]
+}
+
+/// Appends `\uXXXX` for a BMP code point or a surrogate pair above it.
+#[inline(always)]
+fn write_code_point(cp: u32, out: &mut Vec<u8>) {
+    if cp >= 0x1_0000 {
+        let v = cp - 0x1_0000;
+        let (high, low) = (unit(0xD800 | (v >> 10)), unit(0xDC00 | (v & 0x3FF)));
+        let mut pair = [0u8; 12];
+        pair[..6].copy_from_slice(&high);
+        pair[6..].copy_from_slice(&low);
+        out.extend_from_slice(&pair);
+    } else {
+        out.extend_from_slice(&unit(cp));
+    }
+}
+
+/// What is written for U+FFFD under `JSON_INVALID_UTF8_SUBSTITUTE`.
+fn replacement(flags: JsonFlags) -> &'static [u8] {
+    if flags.contains(JsonFlags::UNESCAPED_UNICODE) {
+        "\u{FFFD}".as_bytes()
+    } else {
+        b"\\ufffd"
+    }
+}
+
+/// Are U+2028 and U+2029 copied as they are?
+fn line_terminators_raw(flags: JsonFlags) -> bool {
+    flags.contains(JsonFlags::UNESCAPED_UNICODE | JsonFlags::UNESCAPED_LINE_TERMINATORS)
+}
+
+/// Appends the JSON form of `src` to `out` as PHP 8.2's
+/// `php_json_escape_string()` does: the string a `json_encode()` of a PHP
+/// string gives.
+///
+/// * The empty string is `""`.
+/// * With [`JsonFlags::NUMERIC_CHECK`], a string PHP considers numeric
+///   (`"12"`, `" 1.5e3 "`, `".5"`, but not `"0x1A"` or `"1e"`) is written as
+///   a number: an integer, or a float in PHP's shortest form (`1.0e+25`).
+///   Numbers that overflow to infinity stay strings.
+/// * `"` `\` `/` and control characters are escaped (`\"`, `\\`, `\/`,
+///   `\b` `\f` `\n` `\r` `\t`, else `\u00XX`); the `HEX_*` flags turn
+///   `< > & ' "` into `\u003C` `\u003E` `\u0026` `\u0027` `\u0022`, and
+///   [`JsonFlags::UNESCAPED_SLASHES`] leaves `/` alone.
+/// * Other characters are written as `\uXXXX` (surrogate pairs above
+///   U+FFFF, lower-case hex), or copied as UTF-8 with
+///   [`JsonFlags::UNESCAPED_UNICODE`], except U+2028 and U+2029 which also
+///   need [`JsonFlags::UNESCAPED_LINE_TERMINATORS`].
+/// * Malformed UTF-8 is decoded as PHP's `php_next_utf8_char()` does (see
+///   [`crate::decode`]): each malformed sequence is dropped with
+///   [`JsonFlags::INVALID_UTF8_IGNORE`], becomes one U+FFFD with
+///   [`JsonFlags::INVALID_UTF8_SUBSTITUTE`], and otherwise fails the
+///   whole string.
+///
+/// Runs of bytes that need no escaping are found sixteen bytes at a time
+/// and copied in one piece; characters are decoded with the inline decoder
+/// [`crate::decode::next_utf8_char`]. The result is identical to
+/// [`escape_string_reference`].
+///
+/// # Errors
+///
+/// [`JsonError::Utf8`] when `src` is not well-formed UTF-8 and neither
+/// `INVALID_UTF8_*` flag is set. `out` is then as it was, or, with
+/// [`JsonFlags::PARTIAL_OUTPUT_ON_ERROR`], has `null` appended: what
+/// `json_encode()` returns in that case.
+///
+/// # Examples
+///
+/// ```
+/// use phpxml::json::{escape_string, JsonError, JsonFlags};
+///
+/// let mut out = Vec::new();
+/// escape_string("Grüße </b> 😀".as_bytes(), JsonFlags::NONE, &mut out)?;
+/// assert_eq!(out, br#""Gr\u00fc\u00dfe <\/b> \ud83d\ude00""#);
+///
+/// out.clear();
+/// let flags = JsonFlags::UNESCAPED_UNICODE | JsonFlags::INVALID_UTF8_SUBSTITUTE;
+/// escape_string(b"a\xE0\x80\x80b", flags, &mut out)?;
+/// assert_eq!(out, "\"a\u{FFFD}b\"".as_bytes()); // one U+FFFD: PHP's widths
+///
+/// out.clear();
+/// escape_string(b" 1e3", JsonFlags::NUMERIC_CHECK, &mut out)?;
+/// assert_eq!(out, b"1000");
+///
+/// out.clear();
+/// let err = escape_string(b"\xFF", JsonFlags::PARTIAL_OUTPUT_ON_ERROR, &mut out);
+/// assert_eq!((err, &out[..]), (Err(JsonError::Utf8), &b"null"[..]));
+/// # Ok::<(), JsonError>(())
+/// ```
+pub fn escape_string(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    escape_with(src, flags, out, escape_body)
+}
+
+/// The plain reference for [`escape_string`], with the same result: one
+/// character at a time through
+/// [`crate::decode::next_utf8_char_reference`], each written on its own,
+/// in the order of PHP's loop.
+///
+/// Kept public as the oracle of the tests and the baseline of the
+/// benchmarks.
+///
+/// # Errors
+///
+/// As [`escape_string`].
+///
+/// # Examples
+///
+/// ```
+/// use phpxml::json::{escape_string, escape_string_reference, JsonFlags};
+///
+/// let (mut fast, mut plain) = (Vec::new(), Vec::new());
+/// let input = b"x\xF0\x80\x80\x41\xE2\x80\xA8\"";
+/// let flags = JsonFlags::INVALID_UTF8_SUBSTITUTE;
+/// assert_eq!(escape_string(input, flags, &mut fast), escape_string_reference(input, flags, &mut plain));
+/// assert_eq!(fast, plain);
+/// assert_eq!(plain, br#""x\ufffdA\u2028\"""#);
+/// ```
+pub fn escape_string_reference(
+    src: &[u8],
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> Result<(), JsonError> {
+    escape_with(src, flags, out, escape_body_reference)
+}
+
+/// The frame both escapers share: the empty string, the numeric check,
+/// the quotes, and rewinding on failure.
+#[inline(always)]
+fn escape_with(
+    src: &[u8],
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+    body: impl FnOnce(&[u8], JsonFlags, &mut Vec<u8>) -> Result<(), JsonError>,
+) -> Result<(), JsonError> {
+    if src.is_empty() {
+        out.extend_from_slice(b"\"\"");
+        return Ok(());
+    }
+    if flags.contains(JsonFlags::NUMERIC_CHECK) {
+        match numeric_string(src) {
+            Some(Number::Int(value)) => {
+                write_int(value, out);
+                return Ok(());
+            }
+            Some(Number::Float(value)) if value.is_finite() => {
+                write_double(
+                    value,
+                    flags.contains(JsonFlags::PRESERVE_ZERO_FRACTION),
+                    out,
+                );
+                return Ok(());
+            }
+            _ => {}
+        }
+    }
+    let checkpoint = out.len();
+    // The quotes, and room for the fixed-size copies of `flush` past the
+    // end of the output.
+    out.reserve(src.len() + 2 + STEP);
+    out.push(b'"');
+    match body(src, flags, out) {
+        Ok(()) => {
+            out.push(b'"');
+            Ok(())
+        }
+        Err(err) => {
+            out.truncate(checkpoint);
+            if flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR) {
+                out.extend_from_slice(b"null");
+            }
+            Err(err)
+        }
+    }
+}
+
+/// The escape of an ASCII byte that is not clean under the flags.
+#[inline]
+fn write_ascii_escape(b: u8, flags: JsonFlags, out: &mut Vec<u8>) {
+    let short: &[u8] = match b {
+        b'"' if flags.contains(JsonFlags::HEX_QUOT) => b"\\u0022",
+        b'"' => b"\\\"",
+        b'\\' => b"\\\\",
+        b'/' => b"\\/",
+        0x08 => b"\\b",
+        0x0C => b"\\f",
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        b'<' => b"\\u003C",
+        b'>' => b"\\u003E",
+        b'&' => b"\\u0026",
+        b'\'' => b"\\u0027",
+        _ => {
+            debug_assert!(b < 0x20);
+            out.extend_from_slice(&unit(u32::from(b)));
+            return;
+        }
+    };
+    out.extend_from_slice(short);
+}
+
+/// Appends `src[from..to]`, a run of clean bytes. Runs up to a step long
+/// are copied as one fixed 16-byte piece when `src` has the bytes, and the
+/// excess cut off again: cheaper than a copy of variable length.
+#[inline(always)]
+fn flush(src: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
+    let n = to - from;
+    if n == 0 {
+        return;
+    }
+    if n <= STEP
+        && let Some(chunk) = src.get(from..from + STEP)
+    {
+        let chunk: &[u8; STEP] = chunk.try_into().expect("a step");
+        out.extend_from_slice(chunk);
+        out.truncate(out.len() - (STEP - n));
+    } else {
+        out.extend_from_slice(&src[from..to]);
+    }
+}
+
+/// The fast body. `src[run..i]` is clean and not yet written: clean ASCII
+/// met one byte at a time and (with `JSON_UNESCAPED_UNICODE`) well-formed
+/// characters only move `i`; whatever needs writing first flushes the run.
+/// ASCII text goes to [`scan_ascii`], sixteen bytes at a time.
+#[inline(always)]
+fn escape_body(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    // One copy of the loop for each way of writing characters, so that
+    // the choice is not made again for every character.
+    if flags.contains(JsonFlags::UNESCAPED_UNICODE) {
+        escape_body_as::<true>(src, flags, out)
+    } else {
+        escape_body_as::<false>(src, flags, out)
+    }
+}
+
+#[inline(always)]
+fn escape_body_as<const RAW_UNICODE: bool>(
+    src: &[u8],
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> Result<(), JsonError> {
+    let clean = Clean::new(flags);
+    // Short and clean, as most names and values are: one test, one copy.
+    if src.len() <= STEP && src.iter().all(|&b| b < 0x80 && clean.ascii(b)) {
+        out.extend_from_slice(src);
+        return Ok(());
+    }
+    let raw_terminators = line_terminators_raw(flags);
+    let (mut i, mut run) = (0, 0);
+    while let Some(&b) = src.get(i) {
+        if b < 0x80 {
+            if clean.ascii(b) {
+                i += 1;
+                // Another ASCII byte next: ASCII text, worth the kernel.
+                if src.get(i).is_some_and(|&next| next < 0x80) && src.len() - i >= STEP {
+                    i = match clean.width() {
+                        2 => scan_ascii(&clean.specials::<2>(), src, i, &mut run, flags, out),
+                        3 => scan_ascii(&clean.specials::<3>(), src, i, &mut run, flags, out),
+                        _ => scan_ascii(&clean.specials::<7>(), src, i, &mut run, flags, out),
+                    };
+                }
+            } else {
+                flush(src, run, i, out);
+                write_ascii_escape(b, flags, out);
+                i += 1;
+                run = i;
+            }
+            continue;
+        }
+        // Non-ASCII text: characters one after another in this loop.
+        loop {
+            let c = next_utf8_char(src, i);
+            match c.status {
+                Status::Success => {
+                    let cp = c.code_point;
+                    if !RAW_UNICODE || (!raw_terminators && (cp == 0x2028 || cp == 0x2029)) {
+                        flush(src, run, i, out);
+                        write_code_point(cp, out);
+                        run = c.cursor;
+                    }
+                }
+                Status::Failure => {
+                    flush(src, run, i, out);
+                    if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
+                    } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
+                        out.extend_from_slice(replacement(flags));
+                    } else {
+                        return Err(JsonError::Utf8);
+                    }
+                    run = c.cursor;
+                }
+            }
+            i = c.cursor;
+            if src.get(i).is_none_or(|&next| next < 0x80) {
+                break;
+            }
+        }
+    }
+    flush(src, run, src.len(), out);
+    Ok(())
+}
+
+/// Goes through ASCII text from `i` on, sixteen bytes at a time, escaping
+/// the ASCII bytes that need it (and flushing the run before each); clean
+/// bytes stay in the run. Returns where it stopped: at a byte from 0x80 up,
+/// or with fewer than [`STEP`] bytes left.
+#[inline(always)]
+fn scan_ascii<const N: usize>(
+    specials: &[u8; N],
+    src: &[u8],
+    mut i: usize,
+    run: &mut usize,
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> usize {
+    while let Some(chunk) = src.get(i..i + STEP) {
+        let k = first_dirty_with(chunk.try_into().expect("a step"), specials);
+        i += k;
+        if k == STEP {
+            continue;
+        }
+        let b = src[i];
+        if b >= 0x80 {
+            break;
+        }
+        flush(src, *run, i, out);
+        write_ascii_escape(b, flags, out);
+        i += 1;
+        *run = i;
+    }
+    i
+}
+
+/// The reference body: PHP's loop, one character at a time.
+fn escape_body_reference(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    let has = |flag| flags.contains(flag);
+    let mut pos = 0;
+    while pos < src.len() {
+        let b = src[pos];
+        if b >= 0x80 {
+            let c = next_utf8_char_reference(src, pos);
+            if c.status == Status::Failure {
+                if has(JsonFlags::INVALID_UTF8_IGNORE) {
+                    // dropped
+                } else if has(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
+                    out.extend_from_slice(replacement(flags));
+                } else {
+                    return Err(JsonError::Utf8);
+                }
+            } else if has(JsonFlags::UNESCAPED_UNICODE)
+                && (has(JsonFlags::UNESCAPED_LINE_TERMINATORS)
+                    || !(0x2028..=0x2029).contains(&c.code_point))
+            {
+                out.extend_from_slice(&src[pos..c.cursor]);
+            } else {
+                write_code_point(c.code_point, out);
+            }
+            pos = c.cursor;
+            continue;
+        }
+        pos += 1;
+        match b {
+            b'"' if has(JsonFlags::HEX_QUOT) => out.extend_from_slice(b"\\u0022"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'/' if has(JsonFlags::UNESCAPED_SLASHES) => out.push(b'/'),
+            b'/' => out.extend_from_slice(b"\\/"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'<' if has(JsonFlags::HEX_TAG) => out.extend_from_slice(b"\\u003C"),
+            b'>' if has(JsonFlags::HEX_TAG) => out.extend_from_slice(b"\\u003E"),
+            b'&' if has(JsonFlags::HEX_AMP) => out.extend_from_slice(b"\\u0026"),
+            b'\'' if has(JsonFlags::HEX_APOS) => out.extend_from_slice(b"\\u0027"),
+            0..0x20 => {
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 0xF)]);
+            }
+            _ => out.push(b),
+        }
+    }
+    Ok(())
+}

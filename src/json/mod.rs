@@ -1,0 +1,39 @@
+//! PHP's `json_encode()` for strings and for the arrays
+//! `xml_parse_into_struct()` returns, byte for byte.
+//!
+//! * [`escape_string`]: PHP 8.2's `php_json_escape_string()`, every flag
+//!   that affects strings included (`JSON_HEX_*`, `JSON_UNESCAPED_*`,
+//!   `JSON_NUMERIC_CHECK`, `JSON_INVALID_UTF8_*`,
+//!   `JSON_PARTIAL_OUTPUT_ON_ERROR`). Malformed UTF-8 is measured with
+//!   PHP's own decoder widths ([`crate::decode`]); clean runs are copied
+//!   sixteen bytes at a time.
+//! * [`escape_string_reference`]: the same result, one character at a
+//!   time through the reference decoder: the oracle of the tests and the
+//!   baseline of the benchmarks.
+//! * [`Value`], [`Array`], [`Key`]: a small model of PHP values with
+//!   `json_encode()` over them: list or object detection,
+//!   `JSON_FORCE_OBJECT`, `JSON_PRETTY_PRINT`, the depth limit, and PHP's
+//!   partial-output rules.
+//!
+//! # Example
+//!
+//! ```
+//! use phpxml::json::{escape_string, JsonFlags};
+//!
+//! let mut out = Vec::new();
+//! escape_string("<a href=\"/x\">é</a>".as_bytes(), JsonFlags::HEX_TAG | JsonFlags::UNESCAPED_UNICODE, &mut out)?;
+//! assert_eq!(out, "\"\\u003Ca href=\\\"\\/x\\\"\\u003Eé\\u003C\\/a\\u003E\"".as_bytes());
+//! # Ok::<(), phpxml::json::JsonError>(())
+//! ```
+
+mod error;
+mod escape;
+mod flags;
+mod number;
+mod scan;
+mod value;
+
+pub use error::JsonError;
+pub use escape::{escape_string, escape_string_reference};
+pub use flags::JsonFlags;
+pub use value::{Array, DEFAULT_DEPTH, Key, Value};
