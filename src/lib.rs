@@ -223,8 +223,9 @@
 //! # Crate features
 //!
 //! * **`serde`** (off by default): `serde::Serialize` for [`Struct`],
-//!   [`Entry`], [`EntryType`] and [`Key`], and `IndexArray`
-//!   (`Struct::index_array()`) for `$index` alone. The JSON is the JSON value PHP's `json_encode()` gives
+//!   [`Entry`], [`EntryType`] and [`Key`], `IndexArray`
+//!   (`Struct::index_array()`) for `$index` alone, and [`Event`] (serde's
+//!   usual enum shape). The JSON is the JSON value PHP's `json_encode()` gives
 //!   for the same arrays (lists as arrays, other arrays as objects in PHP's
 //!   key order, integer keys as strings). Strings that are not UTF-8 (an
 //!   ISO-8859-1 target), which PHP's `json_encode()` refuses, are kept

@@ -136,6 +136,50 @@ fn struct_serializes_as_php_json_encode() {
     assert!(equal >= 90);
 }
 
+/// Every event of every document serializes, whatever its encoding, and
+/// gives its strings back.
+#[test]
+fn events_serialize() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/json-struct");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "args") {
+            continue;
+        }
+        let args = std::fs::read_to_string(&path).unwrap();
+        let mut words: Vec<String> = args.split_whitespace().skip(1).map(str::to_owned).collect();
+        words.push(path.with_extension("xml").display().to_string());
+        let parser = Invocation::parse(Command::Struct, &words)
+            .unwrap()
+            .make_parser()
+            .unwrap();
+        let data = std::fs::read(path.with_extension("xml")).unwrap();
+        let events: Vec<phpxml::Event> = parser
+            .events(&data[..])
+            .with_handlers(phpxml::HandlerSet::ALL)
+            .filter_map(Result::ok)
+            .collect();
+        let json = serde_json::to_value(&events).unwrap();
+        let json = json.as_array().unwrap();
+        assert_eq!(json.len(), events.len());
+        for (v, e) in json.iter().zip(&events) {
+            match e {
+                phpxml::Event::StartElement { name, .. } | phpxml::Event::EndElement { name } => {
+                    let (_, fields) = v.as_object().unwrap().iter().next().unwrap();
+                    assert_eq!(bytes(&fields["name"]), *name);
+                }
+                phpxml::Event::CharacterData(text) => {
+                    assert_eq!(bytes(&v["CharacterData"]), *text);
+                }
+                _ => {}
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 1000, "{n}");
+}
+
 #[test]
 fn non_utf8_strings_are_bytes_and_keys_are_hex() {
     let mut parser = phpxml::Parser::new(Some("ISO-8859-1")).unwrap();

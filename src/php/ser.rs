@@ -1,5 +1,6 @@
 //! `serde::Serialize` for the results of `xml_parse_into_struct()`, shaped
-//! as PHP's `json_encode()` shapes the same arrays (feature `serde`).
+//! as PHP's `json_encode()` shapes the same arrays, and for the pull
+//! reader's [`Event`]s (feature `serde`).
 //!
 //! * A PHP array whose keys are `0..n` in order (a "list", and the empty
 //!   array) is a sequence; any other array is a map, integer keys
@@ -17,6 +18,7 @@ use std::fmt::Write as _;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::php::array::Key;
+use crate::php::events::Event;
 use crate::php::structure::{Entry, EntryType, Struct};
 
 /// A PHP string as a value.
@@ -176,6 +178,121 @@ impl Serialize for Key {
         match self {
             Self::Int(i) => serializer.serialize_i64(*i),
             Self::Str(s) => Bytes(s).serialize(serializer),
+        }
+    }
+}
+
+/// An optional PHP string (`None` is PHP's `false`, serialized as none).
+struct OptBytes<'a>(Option<&'a [u8]>);
+
+impl Serialize for OptBytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(s) => serializer.serialize_some(&Bytes(s)),
+            None => serializer.serialize_none(),
+        }
+    }
+}
+
+/// serde's usual enum shape, with the variant names of [`Event`]: in JSON
+/// `{"StartElement":{"name":"A","attributes":{"ID":"1"}}}`,
+/// `{"CharacterData":"text"}`, `{"EndElement":{"name":"A"}}`. Strings follow
+/// the module's rule (serde bytes when not UTF-8), attributes are PHP's
+/// array, and `None` (PHP's `false`) is `null`.
+///
+/// ```
+/// use phpxml::{Event, Parser};
+///
+/// let events: Vec<Event> = Parser::new(None)?.events(&b"<a id='1'>hi</a>"[..]).collect::<Result<_, _>>()?;
+/// assert_eq!(
+///     serde_json::to_string(&events).unwrap(),
+///     r#"[{"StartElement":{"name":"A","attributes":{"ID":"1"}}},{"CharacterData":"hi"},{"EndElement":{"name":"A"}}]"#
+/// );
+/// # Ok::<(), phpxml::Error>(())
+/// ```
+impl Serialize for Event {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStructVariant;
+        const NAME: &str = "Event";
+        match self {
+            Self::StartElement { name, attributes } => {
+                let mut v = serializer.serialize_struct_variant(NAME, 0, "StartElement", 2)?;
+                v.serialize_field("name", &Bytes(name))?;
+                v.serialize_field("attributes", &Attributes(attributes))?;
+                v.end()
+            }
+            Self::EndElement { name } => {
+                let mut v = serializer.serialize_struct_variant(NAME, 1, "EndElement", 1)?;
+                v.serialize_field("name", &Bytes(name))?;
+                v.end()
+            }
+            Self::CharacterData(data) => {
+                serializer.serialize_newtype_variant(NAME, 2, "CharacterData", &Bytes(data))
+            }
+            Self::ProcessingInstruction { target, data } => {
+                let mut v =
+                    serializer.serialize_struct_variant(NAME, 3, "ProcessingInstruction", 2)?;
+                v.serialize_field("target", &Bytes(target))?;
+                v.serialize_field("data", &OptBytes(data.as_deref()))?;
+                v.end()
+            }
+            Self::Default(data) => {
+                serializer.serialize_newtype_variant(NAME, 4, "Default", &Bytes(data))
+            }
+            Self::UnparsedEntityDecl {
+                name,
+                base,
+                system_id,
+                public_id,
+                notation,
+            } => {
+                let mut v =
+                    serializer.serialize_struct_variant(NAME, 5, "UnparsedEntityDecl", 5)?;
+                v.serialize_field("name", &Bytes(name))?;
+                v.serialize_field("base", &OptBytes(base.as_deref()))?;
+                v.serialize_field("system_id", &OptBytes(system_id.as_deref()))?;
+                v.serialize_field("public_id", &OptBytes(public_id.as_deref()))?;
+                v.serialize_field("notation", &OptBytes(notation.as_deref()))?;
+                v.end()
+            }
+            Self::NotationDecl {
+                name,
+                base,
+                system_id,
+                public_id,
+            } => {
+                let mut v = serializer.serialize_struct_variant(NAME, 6, "NotationDecl", 4)?;
+                v.serialize_field("name", &Bytes(name))?;
+                v.serialize_field("base", &OptBytes(base.as_deref()))?;
+                v.serialize_field("system_id", &OptBytes(system_id.as_deref()))?;
+                v.serialize_field("public_id", &OptBytes(public_id.as_deref()))?;
+                v.end()
+            }
+            Self::ExternalEntityRef {
+                open_entity_names,
+                base,
+                system_id,
+                public_id,
+            } => {
+                let mut v = serializer.serialize_struct_variant(NAME, 7, "ExternalEntityRef", 4)?;
+                v.serialize_field("open_entity_names", &Bytes(open_entity_names))?;
+                v.serialize_field("base", &OptBytes(base.as_deref()))?;
+                v.serialize_field("system_id", &OptBytes(system_id.as_deref()))?;
+                v.serialize_field("public_id", &OptBytes(public_id.as_deref()))?;
+                v.end()
+            }
+            Self::StartNamespaceDecl { prefix, uri } => {
+                let mut v =
+                    serializer.serialize_struct_variant(NAME, 8, "StartNamespaceDecl", 2)?;
+                v.serialize_field("prefix", &OptBytes(prefix.as_deref()))?;
+                v.serialize_field("uri", &Bytes(uri))?;
+                v.end()
+            }
+            Self::EndNamespaceDecl { prefix } => {
+                let mut v = serializer.serialize_struct_variant(NAME, 9, "EndNamespaceDecl", 1)?;
+                v.serialize_field("prefix", &OptBytes(prefix.as_deref()))?;
+                v.end()
+            }
         }
     }
 }
