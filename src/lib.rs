@@ -153,9 +153,8 @@
 //! outputs were all printed by PHP 8.2 on libxml2 2.9.14, and every one
 //! matches byte for byte, through the library and through the command line.
 //! Its UTF-8 decoder is proven equal to PHP's on every byte sequence up to
-//! four bytes long. Handlers are plain trait methods on your own type and
-//! strings are borrowed byte slices, so a parse allocates little beyond
-//! what PHP's semantics need.
+//! four bytes long. Handlers are plain trait methods on your own type,
+//! strings are byte slices as in PHP, and nothing needs a PHP runtime.
 //!
 //! # PHP functions and their Rust counterparts
 //!
