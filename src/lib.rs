@@ -260,9 +260,10 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 //! chains).
 
 #![deny(missing_docs)]
-// `cargo clippy --all-targets -- -D warnings -D clippy::pedantic` holds for
-// this crate with these exceptions, allowed everywhere on purpose (the
-// decoding layer allows a few more for its kernels, in `decode/mod.rs`):
+// Pedantic clippy (`cargo clippy --all-targets -- -D warnings -D
+// clippy::pedantic`) is the standard; these lints are allowed everywhere on
+// purpose (the decoding layer allows a few more for its SIMD kernels, in
+// `decode/mod.rs`; anything else gets a local `#[allow]` with its reason):
 #![allow(
     // Code points and limits are written as the Unicode, XML and libxml2
     // texts write them (0x10FFFF, 0xFFFE), not 0x0010_FFFF.
