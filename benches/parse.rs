@@ -323,9 +323,35 @@ criterion_group! {
     targets = bench
 }
 
+/// With `PHPXML_PROFILE=VARIANT FILE` set, runs one variant once on FILE
+/// and prints its result instead of benchmarking: the run that callgrind
+/// counts for benches/PARSE.md.
+fn profile(spec: &str) {
+    let (variant, file) = spec.split_once(' ').expect("PHPXML_PROFILE=VARIANT FILE");
+    let data = std::fs::read(file).expect("read the document");
+    let result = match variant {
+        "struct-utf8" => into_struct(&data, "UTF-8").1 as u64,
+        "struct-latin1" => into_struct(&data, "ISO-8859-1").1 as u64,
+        "push-all" => push(&data, ALL, None).2.starts,
+        "push-elem" => push(&data, ELEMENT_CDATA, None).2.starts,
+        "push-all-4k" => push(&data, ALL, Some(4096)).2.starts,
+        "push-elem-4k" => push(&data, ELEMENT_CDATA, Some(4096)).2.starts,
+        "push-all-1b" => push(&data, ALL, Some(1)).2.starts,
+        "quick-xml" => quick_xml_events(std::str::from_utf8(&data).expect("UTF-8")).0,
+        #[cfg(feature = "expat")]
+        "expat" => expat::parse(&data, data.len()).1[0],
+        _ => panic!("unknown variant {variant}"),
+    };
+    println!("{variant} {file}: {result}");
+}
+
 fn main() {
     if let Ok(dir) = std::env::var("PHPXML_WRITE_INPUTS") {
         write_inputs(&dir);
+        return;
+    }
+    if let Ok(spec) = std::env::var("PHPXML_PROFILE") {
+        profile(&spec);
         return;
     }
     benches();

@@ -849,8 +849,7 @@ impl Core {
                 if n > 0 {
                     let s = self.cur;
                     self.cur = i;
-                    let data = self.buf[s..i].to_vec();
-                    self.emit_characters(sink, &data);
+                    self.emit_characters(sink, &self.buf[s..i]);
                 }
                 return;
             }
@@ -884,11 +883,11 @@ impl Core {
             }
             let n = i - self.cur;
             if n > 0 {
-                let data = self.buf[self.cur..i].to_vec();
+                let s = self.cur;
                 if is_blank(self.raw()) {
                     self.cur = i;
                 }
-                self.emit_characters(sink, &data);
+                self.emit_characters(sink, &self.buf[s..i]);
                 line = self.line;
                 col = self.col;
                 if self.state != State::Content {
@@ -923,8 +922,14 @@ impl Core {
     }
 
     /// `xmlParseCharDataComplex`.
+    ///
+    /// Characters are handed on in pieces of [`BIG_BUFFER_SIZE`] bytes or a
+    /// few more, as libxml2 does. Runs of characters that read as
+    /// themselves ([`plain_text_len`]) are copied in one go; every other
+    /// character takes libxml2's one-at-a-time path.
     fn parse_char_data_complex(&mut self, sink: &mut impl Sax) {
-        let mut buf: Vec<u8> = Vec::with_capacity(BIG_BUFFER_SIZE + 5);
+        let mut buf = std::mem::take(&mut self.text_buf);
+        buf.clear();
         let (mut c, mut l) = self.cur_char();
         while c != u32::from(b'<') && c != u32::from(b'&') && is_char(c) {
             if c == u32::from(b']') && self.nxt(1) == b']' && self.nxt(2) == b'>' {
@@ -932,6 +937,7 @@ impl Core {
             }
             push_utf8(&mut buf, c);
             self.nextl(l);
+            self.plain_text_run(&mut buf);
             (c, l) = self.cur_char();
             if buf.len() >= BIG_BUFFER_SIZE {
                 if !self.disable_sax {
@@ -939,6 +945,7 @@ impl Core {
                 }
                 buf.clear();
                 if self.state != State::Content {
+                    self.text_buf = buf;
                     return;
                 }
             }
@@ -946,10 +953,54 @@ impl Core {
         if !buf.is_empty() && !self.disable_sax {
             self.emit_characters(sink, &buf);
         }
+        self.text_buf = buf;
         if c != 0 && !is_char(c) {
             self.fatal(err::INVALID_CHAR);
             self.nextl(l);
         }
+    }
+
+    /// The inner loop of `xmlParseCharDataComplex` over characters that
+    /// `xmlCurrentChar` reads as themselves without side effects, that
+    /// `xmlCopyChar` writes back as the same bytes and that do not end the
+    /// loop: appends them to `buf` while it is shorter than
+    /// [`BIG_BUFFER_SIZE`], moving the cursor, line and column as `NEXTL`
+    /// does. Stops before anything else.
+    fn plain_text_run(&mut self, buf: &mut Vec<u8>) {
+        let s = &self.buf;
+        let start = self.cur;
+        let mut i = start;
+        let mut n = buf.len();
+        let (mut line, mut col) = (self.line, self.col);
+        while n < BIG_BUFFER_SIZE && i < s.len() {
+            let b = s[i];
+            let len = if b >= 0x80 {
+                if !self.utf8 {
+                    break;
+                }
+                let len = plain_multibyte_len(s, i);
+                if len == 0 {
+                    break;
+                }
+                col += 1;
+                len
+            } else if is_plain_text(b) {
+                col += 1;
+                1
+            } else if b == b'\n' {
+                line += 1;
+                col = 1;
+                1
+            } else {
+                break;
+            };
+            i += len;
+            n += len;
+        }
+        buf.extend_from_slice(&s[start..i]);
+        self.cur = i;
+        self.line = line;
+        self.col = col;
     }
 
     // ------------------------------------------------------------------
@@ -969,8 +1020,7 @@ impl Core {
                     }
                     let tmp = tmp as usize;
                     if !self.disable_sax {
-                        let d = self.buf[self.cur..self.cur + tmp].to_vec();
-                        self.emit_characters(sink, &d);
+                        self.emit_characters(sink, &self.buf[self.cur..self.cur + tmp]);
                     }
                     if self.state == State::Eof {
                         return false;
@@ -995,8 +1045,7 @@ impl Core {
                         self.emit_characters(sink, b"");
                     }
                 } else if !self.disable_sax {
-                    let d = self.buf[self.cur..self.cur + base].to_vec();
-                    self.emit_characters(sink, &d);
+                    self.emit_characters(sink, &self.buf[self.cur..self.cur + base]);
                 }
                 if self.state == State::Eof {
                     return false;
@@ -1530,6 +1579,36 @@ impl Core {
 /// printable ASCII and tab, except `<`, `&` and `]`.
 fn is_plain_text(b: u8) -> bool {
     (b == 0x09 || (0x20..0x80).contains(&b)) && b != b'<' && b != b'&' && b != b']'
+}
+
+/// The length of the multi-byte UTF-8 character at `s[i]` if
+/// `xmlCurrentChar` reads it without error and it is a `Char` (no
+/// surrogates, no U+FFFE/U+FFFF, nothing above U+10FFFF); 0 otherwise
+/// (also when it is cut off by the end of `s`).
+#[inline]
+pub(super) fn plain_multibyte_len(s: &[u8], i: usize) -> usize {
+    let cont = |k: usize| s.get(i + k).is_some_and(|&b| b & 0xC0 == 0x80);
+    let bits = |k: usize| u32::from(s[i + k] & 0x3F);
+    match s[i] {
+        0xC2..=0xDF if cont(1) => 2,
+        c @ 0xE0..=0xEF if cont(1) && cont(2) => {
+            let v = (u32::from(c & 0xF) << 12) | (bits(1) << 6) | bits(2);
+            if v < 0x800 || (0xD800..0xE000).contains(&v) || v >= 0xFFFE {
+                0
+            } else {
+                3
+            }
+        }
+        c @ 0xF0..=0xF4 if cont(1) && cont(2) && cont(3) => {
+            let v = (u32::from(c & 7) << 18) | (bits(1) << 12) | (bits(2) << 6) | bits(3);
+            if (0x10000..=0x10FFFF).contains(&v) {
+                4
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
 }
 
 /// `xmlCheckCdataPush`: bytes that are fine, negative offset of a bad one.

@@ -258,6 +258,8 @@ pub(crate) struct Core {
     pending_default_refs: Vec<Vec<u8>>,
     /// Quote the internal-subset end scan was inside when it paused.
     dtd_quote: u8,
+    /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
+    text_buf: Vec<u8>,
 }
 
 impl Core {
@@ -433,7 +435,7 @@ impl Core {
 
     // --- compat.c's routing of SAX events to PHP's handlers ---
 
-    fn emit_characters(&mut self, sink: &mut impl Sax, data: &[u8]) {
+    fn emit_characters(&self, sink: &mut impl Sax, data: &[u8]) {
         if self.installed.character_data {
             sink.character_data(data);
         } else if self.installed.default {
@@ -441,7 +443,7 @@ impl Core {
         }
     }
 
-    fn emit_comment(&mut self, sink: &mut impl Sax, text: &[u8]) {
+    fn emit_comment(&self, sink: &mut impl Sax, text: &[u8]) {
         if self.installed.default {
             let mut d = Vec::with_capacity(text.len() + 7);
             d.extend_from_slice(b"<!--");
@@ -451,7 +453,7 @@ impl Core {
         }
     }
 
-    fn emit_pi(&mut self, sink: &mut impl Sax, target: &[u8], data: Option<&[u8]>) {
+    fn emit_pi(&self, sink: &mut impl Sax, target: &[u8], data: Option<&[u8]>) {
         if self.installed.processing_instruction {
             sink.processing_instruction(target, data);
         } else if self.installed.default {
@@ -466,7 +468,7 @@ impl Core {
     }
 
     /// SAX1 start tag.
-    fn emit_start(&mut self, sink: &mut impl Sax, name: &[u8], atts: &[(Vec<u8>, Vec<u8>)]) {
+    fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &[(Vec<u8>, Vec<u8>)]) {
         if self.installed.element {
             let list: Vec<(&[u8], &[u8])> = atts
                 .iter()
@@ -489,7 +491,7 @@ impl Core {
     }
 
     /// SAX1 end tag.
-    fn emit_end(&mut self, sink: &mut impl Sax, name: &[u8]) {
+    fn emit_end(&self, sink: &mut impl Sax, name: &[u8]) {
         if self.installed.element {
             sink.end_element(name);
         } else if self.installed.default {
@@ -519,7 +521,7 @@ impl Core {
     /// SAX2 start tag (`_start_element_handler_ns`).
     #[allow(clippy::too_many_arguments)]
     fn emit_start_ns(
-        &mut self,
+        &self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
@@ -587,7 +589,7 @@ impl Core {
 
     /// SAX2 end tag (`_end_element_handler_ns`).
     fn emit_end_ns(
-        &mut self,
+        &self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
