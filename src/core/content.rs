@@ -660,6 +660,12 @@ impl Core {
                     if val != 0 {
                         push_utf8(&mut buf, val);
                     }
+                } else if let Some((len, value)) = self.predefined_ref() {
+                    // What the general path below does for a predefined
+                    // entity outside the DTD: count it twice, append it.
+                    self.skip(len);
+                    self.nb_entities += 2;
+                    buf.push(value);
                 } else {
                     let ent = self.parse_entity_ref::<NoSink>(None);
                     self.nb_entities += 1;
@@ -684,6 +690,9 @@ impl Core {
                 }
                 self.nextl(l);
             }
+            if !normalize {
+                self.plain_att_run(&mut buf, limit);
+            }
             (c, l) = self.cur_char();
         }
         if self.state == State::Eof {
@@ -706,6 +715,60 @@ impl Core {
             self.next_char();
         }
         Some(buf)
+    }
+
+    /// The loop of `xmlParseAttValueComplex` without normalization over
+    /// characters that read as themselves and are copied as they are
+    /// (space included; not tab, line feed or carriage return, which become
+    /// spaces, nor `&`, `<` or the quote): appends them to `buf` while it
+    /// is at most `XML_MAX_TEXT_LENGTH` long, moving the cursor and column.
+    fn plain_att_run(&mut self, buf: &mut Vec<u8>, limit: u8) {
+        let s = &self.buf;
+        let start = self.cur;
+        let mut i = start;
+        let mut n = buf.len();
+        let mut chars = 0;
+        while n <= MAX_TEXT_LENGTH && i < s.len() {
+            let b = s[i];
+            let len = if b >= 0x80 {
+                if !self.utf8 {
+                    break;
+                }
+                let len = plain_multibyte_len(s, i);
+                if len == 0 {
+                    break;
+                }
+                len
+            } else if (0x20..=0x7F).contains(&b) && b != limit && b != b'&' && b != b'<' {
+                1
+            } else {
+                break;
+            };
+            i += len;
+            n += len;
+            chars += 1;
+        }
+        buf.extend_from_slice(&s[start..i]);
+        self.cur = i;
+        self.col += chars;
+    }
+
+    /// `&lt;`, `&gt;`, `&amp;`, `&apos;` or `&quot;` at the cursor outside
+    /// the DTD: its length and the character it stands for.
+    fn predefined_ref(&self) -> Option<(usize, u8)> {
+        if self.in_subset != 0 {
+            return None;
+        }
+        let rest = &self.buf[self.cur..];
+        let (len, value) = match rest.get(1..4)? {
+            b"lt;" => (4, b'<'),
+            b"gt;" => (4, b'>'),
+            b"amp" if rest.get(4) == Some(&b';') => (5, b'&'),
+            b"apo" if rest.get(4..6) == Some(b"s;") => (6, b'\''),
+            b"quo" if rest.get(4..6) == Some(b"t;") => (6, b'"'),
+            _ => return None,
+        };
+        Some((len, value))
     }
 
     /// The entity part of `xmlParseAttValueComplex` (replaceEntities on).
@@ -1368,6 +1431,21 @@ impl Core {
                     out.push(value as u8);
                     self.emit_characters(sink, &out);
                 }
+            }
+            return;
+        }
+        if self.sub == Sub::None
+            && let Some((len, value)) = self.predefined_ref()
+        {
+            // What parse_entity_ref and compat.c's getEntity do with a
+            // predefined entity in content, without looking it up.
+            let at = self.cur;
+            self.skip(len);
+            self.nb_entities += 1;
+            if self.installed.default && !self.installed.character_data {
+                sink.default(&self.buf[at..at + len]);
+            } else if self.installed.character_data {
+                sink.character_data(&[value]);
             }
             return;
         }
