@@ -7,7 +7,7 @@ use super::chars::{
     is_name_start, push_utf8,
 };
 use super::input::BIG_BUFFER_SIZE;
-use super::{Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
+use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
 use crate::sax::Sax;
 
 /// `XML_MAX_NAME_LENGTH`.
@@ -45,6 +45,38 @@ impl Core {
             }
         }
         self.parse_name_complex(false)
+    }
+
+    /// `xmlParseName` appending the name to `out`: false (and nothing
+    /// appended) where `parse_name` gives `None`.
+    fn parse_name_into(&mut self, out: &mut Vec<u8>) -> bool {
+        let start = self.cur;
+        let mut i = start;
+        if is_ascii_name_start(self.at(i)) {
+            i += 1;
+            while is_ascii_name_char(self.at(i)) {
+                i += 1;
+            }
+            let b = self.at(i);
+            if b > 0 && b < 0x80 {
+                let count = i - start;
+                if count > MAX_NAME_LENGTH {
+                    self.fatal(err::NAME_TOO_LONG);
+                    return false;
+                }
+                out.extend_from_slice(&self.buf[start..i]);
+                self.cur = i;
+                self.col += count as u64;
+                return true;
+            }
+        }
+        match self.parse_name_complex(false) {
+            Some(name) => {
+                out.extend_from_slice(&name);
+                true
+            }
+            None => false,
+        }
     }
 
     /// `xmlParseNameComplex` / `xmlParseNCNameComplex` (`nc`: no colons).
@@ -241,7 +273,8 @@ impl Core {
             return None;
         };
         self.skip_blanks();
-        let mut atts: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let mut atts = std::mem::take(&mut self.atts);
+        atts.clear();
         while self.raw() != b'>'
             && (self.raw() != b'/' || self.nxt(1) != b'>')
             && is_byte_char(u32::from(self.raw()))
@@ -249,16 +282,7 @@ impl Core {
         {
             let q = self.cur;
             let cons = self.consumed;
-            let (attname, attvalue) = self.parse_attribute();
-            let had_name = attname.is_some();
-            let had_value = attvalue.is_some();
-            if let (Some(n), Some(v)) = (attname, attvalue) {
-                if atts.iter().any(|(an, _)| *an == n) {
-                    self.fatal(err::ATTRIBUTE_REDEFINED);
-                } else {
-                    atts.push((n, v));
-                }
-            }
+            let (had_name, had_value) = self.parse_attribute(&mut atts);
             if self.raw() == b'>' || (self.raw() == b'/' && self.nxt(1) == b'>') {
                 break;
             }
@@ -274,6 +298,7 @@ impl Core {
         if !self.disable_sax {
             self.emit_start(sink, &name, &atts);
         }
+        self.atts = atts;
         Some(name)
     }
 
@@ -288,22 +313,34 @@ impl Core {
         }
     }
 
-    /// `xmlParseAttribute` (SAX1).
-    fn parse_attribute(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-        let Some(name) = self.parse_name() else {
+    /// `xmlParseAttribute` (SAX1), and the duplicate check of
+    /// `xmlParseStartTag`: adds the attribute to `atts` unless its name is
+    /// there already. Returns whether a name and a value were parsed.
+    fn parse_attribute(&mut self, atts: &mut Attributes) -> (bool, bool) {
+        let start = atts.bytes.len();
+        if !self.parse_name_into(&mut atts.bytes) {
             self.fatal(err::NAME_REQUIRED);
-            return (None, None);
-        };
+            return (false, false);
+        }
+        let name_end = atts.bytes.len();
         self.skip_blanks();
         if self.raw() == b'=' {
             self.next_char();
             self.skip_blanks();
-            let v = self.parse_att_value(false);
+            let ok = self.parse_att_value_into(false, &mut atts.bytes);
             self.sub = Sub::None;
-            (Some(name), v)
+            if ok && atts.contains(&atts.bytes[start..name_end]) {
+                self.fatal(err::ATTRIBUTE_REDEFINED);
+            } else if ok {
+                atts.spans.push((start, name_end, atts.bytes.len()));
+                return (true, true);
+            }
+            atts.bytes.truncate(start);
+            (true, ok)
         } else {
+            atts.bytes.truncate(start);
             self.fatal(err::ATTRIBUTE_WITHOUT_VALUE);
-            (None, None)
+            (false, false)
         }
     }
 
@@ -557,10 +594,18 @@ impl Core {
 
     /// `xmlParseAttValueInternal`.
     pub(super) fn parse_att_value(&mut self, normalize: bool) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        self.parse_att_value_into(normalize, &mut out)
+            .then_some(out)
+    }
+
+    /// `xmlParseAttValueInternal` appending the value to `out`: false where
+    /// it gives NULL (`out` may then hold part of the value).
+    fn parse_att_value_into(&mut self, normalize: bool, out: &mut Vec<u8>) -> bool {
         let limit = self.raw();
         if limit != b'"' && limit != b'\'' {
             self.fatal(err::ATTRIBUTE_NOT_STARTED);
-            return None;
+            return false;
         }
         self.sub = Sub::AttributeValue;
         let mut line = self.line;
@@ -607,10 +652,10 @@ impl Core {
             }
             if i - start > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return None;
+                return false;
             }
             if self.at(i) != limit {
-                return self.parse_att_value_complex(normalize);
+                return self.parse_att_value_complex(normalize, out);
             }
         } else {
             while i < end {
@@ -624,41 +669,52 @@ impl Core {
             last = i;
             if i - start > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return None;
+                return false;
             }
             if self.at(i) != limit {
-                return self.parse_att_value_complex(normalize);
+                return self.parse_att_value_complex(normalize, out);
             }
         }
         i += 1;
         col += 1;
-        let v = self.buf[start..last].to_vec();
+        out.extend_from_slice(&self.buf[start..last]);
         self.cur = i;
         self.line = line;
         self.col = col;
-        Some(v)
+        true
     }
 
-    /// `xmlParseAttValueComplex`.
-    fn parse_att_value_complex(&mut self, normalize: bool) -> Option<Vec<u8>> {
+    /// `xmlParseAttValueComplex`, appending the value to `out`; false
+    /// where it gives NULL.
+    fn parse_att_value_complex(&mut self, normalize: bool, out: &mut Vec<u8>) -> bool {
+        let mut buf = std::mem::take(&mut self.value_buf);
+        buf.clear();
+        let ok = self.att_value_complex(normalize, &mut buf);
+        if ok {
+            out.extend_from_slice(&buf);
+        }
+        self.value_buf = buf;
+        ok
+    }
+
+    fn att_value_complex(&mut self, normalize: bool, buf: &mut Vec<u8>) -> bool {
         let limit = self.raw();
         self.sub = Sub::AttributeValue;
         self.next_char();
-        let mut buf: Vec<u8> = Vec::new();
         let mut in_space = false;
         let (mut c, mut l) = self.cur_char();
         while self.raw() != limit && is_char(c) && c != u32::from(b'<') && self.state != State::Eof
         {
             if buf.len() > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return None;
+                return false;
             }
             if c == u32::from(b'&') {
                 in_space = false;
                 if self.nxt(1) == b'#' {
                     let val = self.parse_char_ref();
                     if val != 0 {
-                        push_utf8(&mut buf, val);
+                        push_utf8(buf, val);
                     }
                 } else if let Some((len, value)) = self.predefined_ref() {
                     // What the general path below does for a predefined
@@ -670,9 +726,9 @@ impl Core {
                     let ent = self.parse_entity_ref::<NoSink>(None);
                     self.nb_entities += 1;
                     if let Some(name) = ent {
-                        self.append_entity_in_attr(&name, &mut buf);
+                        self.append_entity_in_attr(&name, buf);
                         if self.state == State::Eof {
-                            return None;
+                            return false;
                         }
                     }
                 }
@@ -686,17 +742,17 @@ impl Core {
                     }
                 } else {
                     in_space = false;
-                    push_utf8(&mut buf, c);
+                    push_utf8(buf, c);
                 }
                 self.nextl(l);
             }
             if !normalize {
-                self.plain_att_run(&mut buf, limit);
+                self.plain_att_run(buf, limit);
             }
             (c, l) = self.cur_char();
         }
         if self.state == State::Eof {
-            return None;
+            return false;
         }
         if in_space && normalize {
             while buf.last() == Some(&0x20) {
@@ -714,7 +770,7 @@ impl Core {
         } else {
             self.next_char();
         }
-        Some(buf)
+        true
     }
 
     /// The loop of `xmlParseAttValueComplex` without normalization over
@@ -810,11 +866,14 @@ impl Core {
             return;
         }
         self.skip(2);
-        let Some(tag) = self.names.last().cloned() else {
+        // Taken off the stack while it is compared and reported (the
+        // parser does not look at the stack meanwhile), put back on halt.
+        let Some(tag) = self.names.pop() else {
             return;
         };
         let matched = self.parse_name_and_compare(&tag.name, tag.prefix.as_deref());
         if self.state == State::Eof {
+            self.names.push(tag);
             return;
         }
         self.skip_blanks();
@@ -833,7 +892,6 @@ impl Core {
                 self.emit_end(sink, &tag.name);
             }
         }
-        self.names.pop();
         let n = self.ns.len() - tag.ns_count;
         self.ns.truncate(n);
     }

@@ -260,6 +260,41 @@ pub(crate) struct Core {
     dtd_quote: u8,
     /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
     text_buf: Vec<u8>,
+    /// Reused buffer of `xmlParseAttValueComplex`.
+    value_buf: Vec<u8>,
+    /// The attributes of the SAX1 start tag being parsed (reused).
+    atts: Attributes,
+}
+
+/// Attributes of a start tag, names and values in one reused buffer.
+#[derive(Debug, Default)]
+pub(super) struct Attributes {
+    bytes: Vec<u8>,
+    /// (name start, name end = value start, value end) in `bytes`.
+    spans: Vec<(usize, usize, usize)>,
+}
+
+impl Attributes {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.spans.clear();
+    }
+
+    fn contains(&self, name: &[u8]) -> bool {
+        self.spans
+            .iter()
+            .any(|&(s, m, _)| self.bytes[s..m] == *name)
+    }
+
+    fn name(&self, k: usize) -> &[u8] {
+        let (s, m, _) = self.spans[k];
+        &self.bytes[s..m]
+    }
+
+    fn value(&self, k: usize) -> &[u8] {
+        let (_, m, e) = self.spans[k];
+        &self.bytes[m..e]
+    }
 }
 
 impl Core {
@@ -468,21 +503,29 @@ impl Core {
     }
 
     /// SAX1 start tag.
-    fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &[(Vec<u8>, Vec<u8>)]) {
+    fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
         if self.installed.element {
-            let list: Vec<(&[u8], &[u8])> = atts
-                .iter()
-                .map(|(n, v)| (n.as_slice(), v.as_slice()))
-                .collect();
-            sink.start_element(name, &list);
+            const ON_STACK: usize = 16;
+            let n = atts.spans.len();
+            if n <= ON_STACK {
+                let mut list: [(&[u8], &[u8]); ON_STACK] = [(&[], &[]); ON_STACK];
+                for (k, slot) in list[..n].iter_mut().enumerate() {
+                    *slot = (atts.name(k), atts.value(k));
+                }
+                sink.start_element(name, &list[..n]);
+            } else {
+                let list: Vec<(&[u8], &[u8])> =
+                    (0..n).map(|k| (atts.name(k), atts.value(k))).collect();
+                sink.start_element(name, &list);
+            }
         } else if self.installed.default {
             let mut d = vec![b'<'];
             d.extend_from_slice(name);
-            for (n, v) in atts {
+            for k in 0..atts.spans.len() {
                 d.push(b' ');
-                d.extend_from_slice(n);
+                d.extend_from_slice(atts.name(k));
                 d.extend_from_slice(b"=\"");
-                d.extend_from_slice(v);
+                d.extend_from_slice(atts.value(k));
                 d.push(b'"');
             }
             d.push(b'>');
