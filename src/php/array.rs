@@ -59,8 +59,31 @@ fn canonical_integer(s: &[u8]) -> Option<i64> {
     std::str::from_utf8(s).ok()?.parse().ok()
 }
 
+/// Whether `key` is the key PHP makes of the string `s`.
+pub(crate) fn key_is(key: &Key, s: &[u8]) -> bool {
+    match key {
+        // a string key is never a canonical integer
+        Key::Str(k) => k == s,
+        Key::Int(i) => canonical_integer(s) == Some(*i),
+    }
+}
+
+/// Sets `key` to the key PHP makes of `s`, reusing its allocation.
+pub(crate) fn assign_key(key: &mut Key, s: &[u8]) {
+    match (canonical_integer(s), key) {
+        (Some(i), key) => *key = Key::Int(i),
+        (None, Key::Str(k)) => {
+            k.clear();
+            k.extend_from_slice(s);
+        }
+        (None, key) => *key = Key::Str(s.to_vec()),
+    }
+}
+
 /// `zend_symtable_update()` on an ordered list: a key already present keeps
-/// its position and takes the new value.
+/// its position and takes the new value. (The parser does this in place
+/// with [`key_is`] and [`assign_key`].)
+#[cfg(test)]
 pub(crate) fn symtable_update(array: &mut Vec<(Key, Vec<u8>)>, key: &[u8], value: Vec<u8>) {
     let key = Key::from_php_string(key);
     if let Some(slot) = array.iter_mut().find(|(k, _)| *k == key) {

@@ -3,7 +3,7 @@
 
 use crate::core::Core;
 use crate::decode::{TargetEncoding, xml_utf8_decode_into};
-use crate::php::array::{Key, symtable_update};
+use crate::php::array::{Key, assign_key, key_is};
 use crate::php::errors::Error;
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
@@ -32,6 +32,19 @@ pub struct Parser {
     /// character-data trampolines stay installed for good.
     struct_installed: bool,
     builder: Builder,
+    /// Buffers the handler calls reuse from one call to the next.
+    buffers: Buffers,
+}
+
+/// The [`Adapter`]'s working buffers, kept by the parser between
+/// `xml_parse()` calls so that their allocations are reused.
+#[derive(Debug, Default)]
+struct Buffers {
+    name: Vec<u8>,
+    text: Vec<u8>,
+    scratch: Vec<u8>,
+    key: Vec<u8>,
+    attributes: Vec<(Key, Vec<u8>)>,
 }
 
 /// What PHP keeps per parser, as PHP 8.2 keeps it (C `int`s).
@@ -109,6 +122,7 @@ impl Parser {
             },
             struct_installed: false,
             builder: Builder::default(),
+            buffers: Buffers::default(),
         })
     }
 
@@ -301,11 +315,11 @@ impl Parser {
             set,
             handler,
             builder,
-            name: Vec::new(),
-            text: Vec::new(),
-            scratch: Vec::new(),
+            buffers: std::mem::take(&mut self.buffers),
         };
-        feed(&mut self.core, &mut adapter, installed.to_installed())
+        let ok = feed(&mut self.core, &mut adapter, installed.to_installed());
+        self.buffers = adapter.buffers;
+        ok
     }
 
     /// Test support: plays hand-made Sax events through PHP's layer as
@@ -370,9 +384,7 @@ pub(crate) struct Adapter<'a, H: ?Sized> {
     set: HandlerSet,
     handler: &'a mut H,
     builder: Option<&'a mut Builder>,
-    name: Vec<u8>,
-    text: Vec<u8>,
-    scratch: Vec<u8>,
+    buffers: Buffers,
 }
 
 /// `xml_utf8_decode()` into a cleared buffer.
@@ -382,36 +394,57 @@ fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
 }
 
 impl<H: Handler + ?Sized> Adapter<'_, H> {
-    /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters.
-    fn decode_tag(&mut self, raw: &[u8], out_is_name: bool) -> Vec<u8> {
-        let mut out = if out_is_name {
-            std::mem::take(&mut self.name)
-        } else {
-            Vec::new()
-        };
+    /// `_xml_decode_tag()` into the name buffer (taken out of it).
+    fn decode_tag(&mut self, raw: &[u8]) -> Vec<u8> {
+        let mut out = std::mem::take(&mut self.buffers.name);
+        self.decode_tag_into(raw, &mut out);
+        out
+    }
+
+    /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
+    /// into a cleared `out`.
+    fn decode_tag_into(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         out.clear();
         if self.options.empty_separator && raw.contains(&0) {
-            self.scratch.clear();
-            self.scratch.extend(raw.iter().copied().filter(|&b| b != 0));
-            xml_utf8_decode_into(&self.scratch, self.options.target, &mut out);
+            let scratch = &mut self.buffers.scratch;
+            scratch.clear();
+            scratch.extend(raw.iter().copied().filter(|&b| b != 0));
+            xml_utf8_decode_into(scratch, self.options.target, out);
         } else {
-            xml_utf8_decode_into(raw, self.options.target, &mut out);
+            xml_utf8_decode_into(raw, self.options.target, out);
         }
         if self.options.case_folding != 0 {
             out.make_ascii_uppercase();
         }
-        out
     }
 
-    fn attribute_array(&mut self, attributes: &[Attribute<'_>]) -> Vec<(Key, Vec<u8>)> {
-        let mut array = Vec::with_capacity(attributes.len());
+    /// The attribute array PHP builds, into `array`, whose slots (and
+    /// their allocations) are reused: as `symtable_update()` on an empty
+    /// array for each attribute in turn.
+    fn attribute_array(&mut self, attributes: &[Attribute<'_>], array: &mut Vec<(Key, Vec<u8>)>) {
+        let mut key = std::mem::take(&mut self.buffers.key);
+        let mut len = 0;
         for &(name, value) in attributes {
-            let key = self.decode_tag(name, false);
-            let mut v = Vec::with_capacity(value.len());
-            xml_utf8_decode_into(value, self.options.target, &mut v);
-            symtable_update(&mut array, &key, v);
+            self.decode_tag_into(name, &mut key);
+            let slot = match array[..len].iter().position(|(k, _)| key_is(k, &key)) {
+                Some(slot) => slot,
+                None if len < array.len() => {
+                    assign_key(&mut array[len].0, &key);
+                    len += 1;
+                    len - 1
+                }
+                None => {
+                    array.push((Key::from_php_string(&key), Vec::new()));
+                    len += 1;
+                    len - 1
+                }
+            };
+            let v = &mut array[slot].1;
+            v.clear();
+            xml_utf8_decode_into(value, self.options.target, v);
         }
-        array
+        array.truncate(len);
+        self.buffers.key = key;
     }
 
     fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
@@ -425,25 +458,30 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
-        let tag = self.decode_tag(name, true);
+        let tag = self.decode_tag(name);
         let skip = self.options.skip();
-        let mut array = None;
-        if self.set.element {
-            let a = self.attribute_array(attributes);
-            self.handler.start_element(skip_tagstart(&tag, skip), &a);
-            array = Some(a);
+        let mut array = std::mem::take(&mut self.buffers.attributes);
+        let filled = self.set.element;
+        if filled {
+            self.attribute_array(attributes, &mut array);
+            self.handler
+                .start_element(skip_tagstart(&tag, skip), &array);
         }
         if let Some(builder) = self.builder.take() {
             builder.start(&tag, skip, || {
-                array.unwrap_or_else(|| self.attribute_array(attributes))
+                if !filled {
+                    self.attribute_array(attributes, &mut array);
+                }
+                std::mem::take(&mut array)
             });
             self.builder = Some(builder);
         }
-        self.name = tag;
+        self.buffers.attributes = array;
+        self.buffers.name = tag;
     }
 
     fn end_element(&mut self, name: &[u8]) {
-        let tag = self.decode_tag(name, true);
+        let tag = self.decode_tag(name);
         let skip = self.options.skip();
         if self.set.element {
             self.handler.end_element(skip_tagstart(&tag, skip));
@@ -451,17 +489,17 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if let Some(builder) = self.builder.as_deref_mut() {
             builder.end(&tag, skip);
         }
-        self.name = tag;
+        self.buffers.name = tag;
     }
 
     fn character_data(&mut self, data: &[u8]) {
-        decode_to(&mut self.text, data, self.options.target);
+        decode_to(&mut self.buffers.text, data, self.options.target);
         if self.set.character_data {
-            self.handler.character_data(&self.text);
+            self.handler.character_data(&self.buffers.text);
         }
         if let Some(builder) = self.builder.as_deref_mut() {
             builder.cdata(
-                &self.text,
+                &self.buffers.text,
                 self.options.skip(),
                 self.options.skip_white != 0,
             );
@@ -472,18 +510,18 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.processing_instruction {
             return;
         }
-        decode_to(&mut self.text, target, self.options.target);
+        decode_to(&mut self.buffers.text, target, self.options.target);
         let data = self.opt(data);
         self.handler
-            .processing_instruction(&self.text, data.as_deref());
+            .processing_instruction(&self.buffers.text, data.as_deref());
     }
 
     fn default(&mut self, data: &[u8]) {
         if !self.set.default {
             return;
         }
-        decode_to(&mut self.text, data, self.options.target);
-        self.handler.default_data(&self.text);
+        decode_to(&mut self.buffers.text, data, self.options.target);
+        self.handler.default_data(&self.buffers.text);
     }
 
     fn unparsed_entity_decl(
@@ -496,11 +534,11 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.unparsed_entity_decl {
             return;
         }
-        decode_to(&mut self.text, name, self.options.target);
+        decode_to(&mut self.buffers.text, name, self.options.target);
         let (system_id, public_id, notation) =
             (self.opt(system_id), self.opt(public_id), self.opt(notation));
         self.handler.unparsed_entity_decl(
-            &self.text,
+            &self.buffers.text,
             None,
             system_id.as_deref(),
             public_id.as_deref(),
@@ -512,10 +550,14 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.notation_decl {
             return;
         }
-        decode_to(&mut self.text, name, self.options.target);
+        decode_to(&mut self.buffers.text, name, self.options.target);
         let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
-        self.handler
-            .notation_decl(&self.text, None, system_id.as_deref(), public_id.as_deref());
+        self.handler.notation_decl(
+            &self.buffers.text,
+            None,
+            system_id.as_deref(),
+            public_id.as_deref(),
+        );
     }
 
     fn external_entity_ref(
@@ -528,10 +570,14 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.external_entity_ref {
             return false;
         }
-        decode_to(&mut self.text, open_entity_names, self.options.target);
+        decode_to(
+            &mut self.buffers.text,
+            open_entity_names,
+            self.options.target,
+        );
         let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
         self.handler.external_entity_ref(
-            &self.text,
+            &self.buffers.text,
             Some(b""),
             system_id.as_deref(),
             public_id.as_deref(),
@@ -543,8 +589,8 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             return;
         }
         let prefix = self.opt(prefix);
-        decode_to(&mut self.text, uri, self.options.target);
+        decode_to(&mut self.buffers.text, uri, self.options.target);
         self.handler
-            .start_namespace_decl(prefix.as_deref(), &self.text);
+            .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
     }
 }
