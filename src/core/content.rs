@@ -235,6 +235,7 @@ impl Core {
                 }
             }
             self.ns.truncate(ns_before);
+            self.recycle_name(name);
             if self.state == State::Eof {
                 return;
             }
@@ -268,10 +269,12 @@ impl Core {
             return None;
         }
         self.next1();
-        let Some(name) = self.parse_name() else {
+        let mut name = self.name_pool.pop().unwrap_or_default();
+        name.clear();
+        if !self.parse_name_into(&mut name) {
             self.fatal(err::NAME_REQUIRED);
             return None;
-        };
+        }
         self.skip_blanks();
         let mut atts = std::mem::take(&mut self.atts);
         atts.clear();
@@ -305,6 +308,9 @@ impl Core {
     /// Sends the `&name;` references compat.c routed to the default handler
     /// while attribute values were parsed.
     fn flush_default_refs(&mut self, sink: &mut impl Sax) {
+        if self.pending_default_refs.is_empty() {
+            return;
+        }
         for name in std::mem::take(&mut self.pending_default_refs) {
             let mut d = vec![b'&'];
             d.extend_from_slice(&name);
@@ -894,6 +900,15 @@ impl Core {
         }
         let n = self.ns.len() - tag.ns_count;
         self.ns.truncate(n);
+        self.recycle_name(tag.name);
+    }
+
+    /// Keeps the allocation of a name no longer used for the next start
+    /// tag.
+    fn recycle_name(&mut self, name: Vec<u8>) {
+        if self.name_pool.len() < 64 {
+            self.name_pool.push(name);
+        }
     }
 
     /// `xmlParseNameAndCompare` / `xmlParseQNameAndCompare`: true on a match.
@@ -1713,9 +1728,22 @@ impl Core {
 
 /// Bytes the fast path of `xmlParseCharData` copies (`test_char_data`):
 /// printable ASCII and tab, except `<`, `&` and `]`.
+#[inline]
 fn is_plain_text(b: u8) -> bool {
-    (b == 0x09 || (0x20..0x80).contains(&b)) && b != b'<' && b != b'&' && b != b']'
+    PLAIN_TEXT[usize::from(b)]
 }
+
+/// [`is_plain_text`] as a table.
+static PLAIN_TEXT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (c == 0x09 || (c >= 0x20 && c < 0x80)) && c != b'<' && c != b'&' && c != b']';
+        b += 1;
+    }
+    t
+};
 
 /// The length of the multi-byte UTF-8 character at `s[i]` if
 /// `xmlCurrentChar` reads it without error and it is a `Char` (no

@@ -264,6 +264,8 @@ pub(crate) struct Core {
     value_buf: Vec<u8>,
     /// The attributes of the SAX1 start tag being parsed (reused).
     atts: Attributes,
+    /// Allocations of element names whose elements have ended (SAX1).
+    name_pool: Vec<Vec<u8>>,
 }
 
 /// Attributes of a start tag, names and values in one reused buffer.

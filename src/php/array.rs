@@ -60,6 +60,7 @@ fn canonical_integer(s: &[u8]) -> Option<i64> {
 }
 
 /// Whether `key` is the key PHP makes of the string `s`.
+#[inline]
 pub(crate) fn key_is(key: &Key, s: &[u8]) -> bool {
     match key {
         // a string key is never a canonical integer
