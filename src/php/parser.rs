@@ -493,16 +493,18 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn character_data(&mut self, data: &[u8]) {
-        decode_to(&mut self.buffers.text, data, self.options.target);
+        // A UTF-8 target is the bytes as they are: no copy.
+        let text = if self.options.target == TargetEncoding::Utf8 {
+            data
+        } else {
+            decode_to(&mut self.buffers.text, data, self.options.target);
+            &self.buffers.text
+        };
         if self.set.character_data {
-            self.handler.character_data(&self.buffers.text);
+            self.handler.character_data(text);
         }
         if let Some(builder) = self.builder.as_deref_mut() {
-            builder.cdata(
-                &self.buffers.text,
-                self.options.skip(),
-                self.options.skip_white != 0,
-            );
+            builder.cdata(text, self.options.skip(), self.options.skip_white != 0);
         }
     }
 

@@ -2,8 +2,34 @@
 //! PHP 8.2's `ext/xml/xml.c` builds them.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::php::array::Key;
+
+/// A small fast hasher for the index's tag lookup (tags are short byte
+/// strings chosen by the document; the map is rebuilt for every call, and
+/// its order is never observed).
+#[derive(Default)]
+struct TagHasher(u64);
+
+impl Hasher for TagHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// PHP's `XML_MAXLEVEL`: deeper elements get no entries of their own.
 pub(crate) const MAX_LEVEL: i64 = 255;
@@ -75,12 +101,14 @@ pub struct Entry {
 pub(crate) struct Builder {
     pub(crate) values: Vec<Entry>,
     index: Vec<(Vec<u8>, Vec<i64>)>,
-    index_slots: HashMap<Vec<u8>, usize>,
+    index_slots: HashMap<Vec<u8>, usize, BuildHasherDefault<TagHasher>>,
     /// `parser->level`.
     level: i64,
     /// `parser->ltags`: full names (before `SKIP_TAGSTART`) of the open
-    /// elements up to `MAX_LEVEL`.
+    /// elements up to `MAX_LEVEL`: the first `ltags_len` of these (the
+    /// others keep their allocations for reuse).
     ltags: Vec<Vec<u8>>,
+    ltags_len: usize,
     /// `parser->curtag`: the next index position; never reset.
     curtag: i64,
     /// `parser->lastwasopen`: never reset.
@@ -102,7 +130,7 @@ impl Builder {
         self.index.clear();
         self.index_slots.clear();
         self.level = 0;
-        self.ltags.clear();
+        self.ltags_len = 0;
         self.ctag = None;
     }
 
@@ -161,8 +189,22 @@ impl Builder {
             value: None,
         });
         let depth = usize::try_from(self.level - 1).unwrap_or(0);
-        self.ltags.resize(depth, Vec::new());
-        self.ltags.push(tag.to_vec());
+        // Levels skipped since the last start (as `resize` would) hold no
+        // name.
+        if depth > self.ltags_len {
+            let end = depth.min(self.ltags.len());
+            let start = self.ltags_len.min(end);
+            self.ltags[start..end].iter_mut().for_each(Vec::clear);
+        }
+        if depth < self.ltags.len() {
+            let slot = &mut self.ltags[depth];
+            slot.clear();
+            slot.extend_from_slice(tag);
+        } else {
+            self.ltags.resize(depth, Vec::new());
+            self.ltags.push(tag.to_vec());
+        }
+        self.ltags_len = depth + 1;
         self.lastwasopen = true;
         self.ctag = Some(self.values.len() - 1);
     }
@@ -215,7 +257,7 @@ impl Builder {
         }
         if (1..=MAX_LEVEL).contains(&self.level) && (doprint || !skip_white) {
             let depth = usize::try_from(self.level - 1).unwrap_or(0);
-            let Some(parent) = self.ltags.get(depth) else {
+            let Some(parent) = self.ltags[..self.ltags_len].get(depth) else {
                 return;
             };
             let short = skip_tagstart(parent, skip).to_vec();

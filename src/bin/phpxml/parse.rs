@@ -9,7 +9,7 @@ use crate::Failure;
 
 fn play(command: Command, args: &[String]) -> Result<(), Failure> {
     let invocation = Invocation::parse(command, args).map_err(|e| Failure::Usage(e.to_string()))?;
-    let out = report::run(&invocation).map_err(|e| match e {
+    let out = report::run_before_exit(&invocation).map_err(|e| match e {
         // The scripts exit 2 when the file cannot be read; where PHP dies
         // on a ValueError nothing reaches standard output either.
         RunError::Usage(_) | RunError::Io(_) | RunError::Php(_) => Failure::Usage(e.to_string()),
