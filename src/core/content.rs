@@ -54,9 +54,10 @@ impl Core {
         let mut i = start;
         if is_ascii_name_start(self.at(i)) {
             i += 1;
-            while is_ascii_name_char(self.at(i)) {
-                i += 1;
-            }
+            i += self.buf[i..]
+                .iter()
+                .position(|&b| !is_ascii_name_char(b))
+                .unwrap_or(self.buf.len() - i);
             let b = self.at(i);
             if b > 0 && b < 0x80 {
                 let count = i - start;
@@ -664,14 +665,17 @@ impl Core {
                 return self.parse_att_value_complex(normalize, out);
             }
         } else {
-            while i < end {
-                let b = self.buf[i];
-                if b == limit || !(0x20..=0x7F).contains(&b) || b == b'&' || b == b'<' {
-                    break;
-                }
-                i += 1;
-                col += 1;
-            }
+            let table = if limit == b'"' {
+                &PLAIN_DQ_VALUE
+            } else {
+                &PLAIN_SQ_VALUE
+            };
+            let run = self.buf[i..end]
+                .iter()
+                .position(|&b| !table[usize::from(b)])
+                .unwrap_or(end - i);
+            i += run;
+            col += run as u64;
             last = i;
             if i - start > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
@@ -991,12 +995,9 @@ impl Core {
             }
             // get_more
             loop {
-                let mut ccol = self.col;
-                while is_plain_text(self.at(i)) {
-                    i += 1;
-                    ccol += 1;
-                }
-                self.col = ccol;
+                let run = plain_text_prefix(&self.buf[i.min(self.buf.len())..]);
+                i += run;
+                self.col += run as u64;
                 if self.at(i) == 0xA {
                     while self.at(i) == 0xA {
                         self.line += 1;
@@ -1731,6 +1732,28 @@ impl Core {
 #[inline]
 fn is_plain_text(b: u8) -> bool {
     PLAIN_TEXT[usize::from(b)]
+}
+
+/// How many bytes at the start of `s` are [`is_plain_text`].
+#[inline]
+fn plain_text_prefix(s: &[u8]) -> usize {
+    s.iter().position(|&b| !is_plain_text(b)).unwrap_or(s.len())
+}
+
+/// Bytes the fast path of `xmlParseAttValueInternal` takes as they are in
+/// a value quoted with `"`: 0x20..=0x7F except `&`, `<` and the quote.
+static PLAIN_DQ_VALUE: [bool; 256] = plain_value(b'"');
+/// [`PLAIN_DQ_VALUE`] for a value quoted with `'`.
+static PLAIN_SQ_VALUE: [bool; 256] = plain_value(b'\'');
+
+const fn plain_value(limit: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b <= 0x7F {
+        t[b] = b as u8 != limit && b as u8 != b'&' && b as u8 != b'<';
+        b += 1;
+    }
+    t
 }
 
 /// [`is_plain_text`] as a table.
