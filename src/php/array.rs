@@ -69,16 +69,21 @@ pub(crate) fn key_is(key: &Key, s: &[u8]) -> bool {
     }
 }
 
-/// Sets `key` to the key PHP makes of `s`, reusing its allocation.
-pub(crate) fn assign_key(key: &mut Key, s: &[u8]) {
-    match (canonical_integer(s), key) {
-        (Some(i), key) => *key = Key::Int(i),
-        (None, Key::Str(k)) => {
-            k.clear();
-            k.extend_from_slice(s);
-        }
-        (None, key) => *key = Key::Str(s.to_vec()),
+/// The key PHP makes of the string `s`, keeping its allocation for a
+/// string key.
+pub(crate) fn key_from(s: Vec<u8>) -> Key {
+    match s.first() {
+        Some(b'0'..=b'9' | b'-') => canonical_integer(&s).map_or(Key::Str(s), Key::Int),
+        _ => Key::Str(s),
     }
+}
+
+/// A one-bit summary of a key string: equal strings have equal bits.
+#[inline]
+pub(crate) fn key_class(s: &[u8]) -> u64 {
+    let first = usize::from(s.first().copied().unwrap_or(0));
+    let last = usize::from(s.last().copied().unwrap_or(0));
+    1 << ((s.len() ^ first.wrapping_mul(7) ^ last.wrapping_mul(13)) & 63)
 }
 
 /// `zend_symtable_update()` on an ordered list: a key already present keeps

@@ -3,7 +3,7 @@
 
 use crate::core::Core;
 use crate::decode::{TargetEncoding, xml_utf8_decode_into};
-use crate::php::array::{Key, assign_key, key_is};
+use crate::php::array::{Key, key_class, key_from, key_is};
 use crate::php::errors::Error;
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
@@ -43,7 +43,6 @@ struct Buffers {
     name: Vec<u8>,
     text: Vec<u8>,
     scratch: Vec<u8>,
-    key: Vec<u8>,
     attributes: Vec<(Key, Vec<u8>)>,
 }
 
@@ -418,23 +417,42 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         }
     }
 
-    /// The attribute array PHP builds, into `array`, whose slots (and
-    /// their allocations) are reused: as `symtable_update()` on an empty
-    /// array for each attribute in turn.
-    fn attribute_array(&mut self, attributes: &[Attribute<'_>], array: &mut Vec<(Key, Vec<u8>)>) {
-        let mut key = std::mem::take(&mut self.buffers.key);
+    /// The attribute array PHP builds, as `symtable_update()` on an empty
+    /// array for each attribute in turn, in the first slots of `array`:
+    /// returns how many. The slots (and their allocations) are reused from
+    /// call to call; those past the count are spare.
+    fn attribute_array(
+        &mut self,
+        attributes: &[Attribute<'_>],
+        array: &mut Vec<(Key, Vec<u8>)>,
+    ) -> usize {
         let mut len = 0;
+        // One bit per (length, first byte, last byte) class of the keys so
+        // far: a key whose bit is clear is not among them.
+        let mut seen = 0u64;
         for &(name, value) in attributes {
+            if len == array.len() {
+                array.push((Key::Str(Vec::new()), Vec::new()));
+            }
+            let mut key = match &mut array[len].0 {
+                Key::Str(k) => std::mem::take(k),
+                Key::Int(_) => Vec::new(),
+            };
             self.decode_tag_into(name, &mut key);
-            let slot = match array[..len].iter().position(|(k, _)| key_is(k, &key)) {
-                Some(slot) => slot,
-                None if len < array.len() => {
-                    assign_key(&mut array[len].0, &key);
-                    len += 1;
-                    len - 1
+            let bit = key_class(&key);
+            let earlier = if seen & bit == 0 {
+                None
+            } else {
+                array[..len].iter().position(|(k, _)| key_is(k, &key))
+            };
+            seen |= bit;
+            let slot = match earlier {
+                Some(slot) => {
+                    array[len].0 = Key::Str(key);
+                    slot
                 }
                 None => {
-                    array.push((Key::from_php_string(&key), Vec::new()));
+                    array[len].0 = key_from(key);
                     len += 1;
                     len - 1
                 }
@@ -443,8 +461,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             v.clear();
             xml_utf8_decode_into(value, self.options.target, v);
         }
-        array.truncate(len);
-        self.buffers.key = key;
+        len
     }
 
     fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
@@ -461,17 +478,16 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         let tag = self.decode_tag(name);
         let skip = self.options.skip();
         let mut array = std::mem::take(&mut self.buffers.attributes);
-        let filled = self.set.element;
-        if filled {
-            self.attribute_array(attributes, &mut array);
+        let filled = self.set.element.then(|| {
+            let len = self.attribute_array(attributes, &mut array);
             self.handler
-                .start_element(skip_tagstart(&tag, skip), &array);
-        }
+                .start_element(skip_tagstart(&tag, skip), &array[..len]);
+            len
+        });
         if let Some(builder) = self.builder.take() {
             builder.start(&tag, skip, || {
-                if !filled {
-                    self.attribute_array(attributes, &mut array);
-                }
+                let len = filled.unwrap_or_else(|| self.attribute_array(attributes, &mut array));
+                array.truncate(len);
                 std::mem::take(&mut array)
             });
             self.builder = Some(builder);
