@@ -404,6 +404,18 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// into a cleared `out`.
     fn decode_tag_into(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         out.clear();
+        if !self.options.empty_separator
+            && (self.options.target == TargetEncoding::Utf8 || raw.is_ascii())
+        {
+            // The bytes as they are (UTF-8 target, or ASCII): copy and
+            // fold in one pass.
+            if self.options.case_folding != 0 {
+                out.extend(raw.iter().map(u8::to_ascii_uppercase));
+            } else {
+                out.extend_from_slice(raw);
+            }
+            return;
+        }
         if self.options.empty_separator && raw.contains(&0) {
             let scratch = &mut self.buffers.scratch;
             scratch.clear();
