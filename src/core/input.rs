@@ -264,7 +264,11 @@ impl Core {
     pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) {
         let old = self.buf.len();
         let ok = if self.enc.mode == Mode::Utf8 && !self.enc.has_pending() {
-            self.buf.extend_from_slice(raw);
+            if let [b] = raw {
+                self.buf.push(*b);
+            } else {
+                self.buf.extend_from_slice(raw);
+            }
             true
         } else {
             let mut out = std::mem::take(&mut self.buf);
@@ -314,7 +318,13 @@ impl Core {
         if from >= self.buf.len() {
             return;
         }
-        if let Some(i) = self.gt_scan.feed(&self.buf[from..]) {
+        let new = &self.buf[from..];
+        // Bytes other than `>` and quotes leave the scanner as it is: skip
+        // the call for short appends without them (one-byte feeding).
+        if new.len() < 16 && !new.iter().any(|&b| matches!(b, b'>' | b'"' | b'\'')) {
+            return;
+        }
+        if let Some(i) = self.gt_scan.feed(new) {
             self.gt_after_lt = Some(from + i);
         }
     }

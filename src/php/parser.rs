@@ -314,11 +314,9 @@ impl Parser {
             set,
             handler,
             builder,
-            buffers: std::mem::take(&mut self.buffers),
+            buffers: &mut self.buffers,
         };
-        let ok = feed(&mut self.core, &mut adapter, installed.to_installed());
-        self.buffers = adapter.buffers;
-        ok
+        feed(&mut self.core, &mut adapter, installed.to_installed())
     }
 
     /// Test support: plays hand-made Sax events through PHP's layer as
@@ -383,7 +381,7 @@ pub(crate) struct Adapter<'a, H: ?Sized> {
     set: HandlerSet,
     handler: &'a mut H,
     builder: Option<&'a mut Builder>,
-    buffers: Buffers,
+    buffers: &'a mut Buffers,
 }
 
 /// `xml_utf8_decode()` into a cleared buffer.
