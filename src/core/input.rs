@@ -288,6 +288,26 @@ impl Core {
     /// Updates the remembered last `<` and the quote-aware `>` after it with
     /// the bytes appended from `from` on.
     fn lasts_append(&mut self, from: usize) {
+        if self.buf.len() == from + 1 {
+            // One byte (one-byte feeding): what the general case below
+            // does with it.
+            if self.buf[from] == b'<' {
+                if let Some(g) = self.last_gt_any {
+                    self.gt_before_lt = Some(g);
+                }
+                self.last_lt = Some(from);
+                self.gt_scan = ElementParser::default();
+                self.gt_after_lt = None;
+                return;
+            }
+            if self.last_lt.is_some() && self.gt_after_lt.is_none() {
+                self.scan_gt_from(from);
+            }
+            if self.buf[from] == b'>' {
+                self.last_gt_any = Some(from);
+            }
+            return;
+        }
         let last_lt_new = self.buf[from..].iter().rposition(|&b| b == b'<');
         let last_gt_new = self.buf[from..].iter().rposition(|&b| b == b'>');
         if let Some(p) = last_lt_new {

@@ -410,7 +410,13 @@ impl Core {
 
     /// `xmlParseCheckTransition`: whether new data can move the parser on.
     fn check_transition(&self, new: &[u8]) -> bool {
-        let has_gt = || new.contains(&b'>');
+        let has_gt = || {
+            if new.len() < 16 {
+                new.iter().any(|&b| b == b'>')
+            } else {
+                new.contains(&b'>')
+            }
+        };
         if self.state == State::StartTag
             || self.progressive == Progressive::Comment
             || self.state == State::CData
