@@ -367,11 +367,12 @@ impl Core {
         }
         let avail = self.buf.len();
         let new = &self.buf[old_avail.min(avail)..];
-        if terminate
+        if (terminate
             || old_avail == 0
             || avail == 0
             || avail > 10_000_000
-            || self.check_transition(new)
+            || self.check_transition(new))
+            && !self.content_waits(terminate)
         {
             self.try_or_finish(sink, terminate);
         }
@@ -406,6 +407,32 @@ impl Core {
         } else {
             0
         }
+    }
+
+    /// Whether `xmlParseTryOrFinish` would return at once without a
+    /// change, in element content waiting for the end of a text: fewer
+    /// than two bytes, or text that is short of `XML_PARSER_BIG_BUFFER_SIZE`
+    /// with no `<` after it yet. (Its input shrink, the only thing it would
+    /// do, waits for the next call; positions do not depend on it.) Feeding
+    /// text byte by byte then costs little more than appending the bytes.
+    fn content_waits(&self, terminate: bool) -> bool {
+        if terminate
+            || self.state != State::Content
+            || self.progressive == Progressive::Off
+            || self.pending_enc_error
+            || self.error_code != 0
+        {
+            return false;
+        }
+        let avail = self.buf.len() - self.cur;
+        if avail < 2 {
+            return true;
+        }
+        if avail >= input::BIG_BUFFER_SIZE {
+            return false;
+        }
+        let c = self.buf[self.cur];
+        c != b'<' && c != b'&' && self.last_lt.is_none_or(|l| self.cur > l)
     }
 
     /// `xmlParseCheckTransition`: whether new data can move the parser on.
