@@ -287,7 +287,7 @@ impl Core {
 
     /// Updates the remembered last `<` and the quote-aware `>` after it with
     /// the bytes appended from `from` on.
-    fn lasts_append(&mut self, from: usize) {
+    pub(super) fn lasts_append(&mut self, from: usize) {
         if self.buf.len() == from + 1 {
             // One byte (one-byte feeding): what the general case below
             // does with it.
@@ -300,7 +300,10 @@ impl Core {
                 self.gt_after_lt = None;
                 return;
             }
-            if self.last_lt.is_some() && self.gt_after_lt.is_none() {
+            if self.last_lt.is_some()
+                && self.gt_after_lt.is_none()
+                && matches!(self.buf[from], b'>' | b'"' | b'\'')
+            {
                 self.scan_gt_from(from);
             }
             if self.buf[from] == b'>' {

@@ -349,6 +349,9 @@ impl Core {
 
     /// `xmlParseChunk`.
     fn parse_chunk(&mut self, sink: &mut impl Sax, chunk: &[u8], terminate: bool) -> i32 {
+        if !terminate && let Some(ret) = self.parse_small_chunk(sink, chunk) {
+            return ret;
+        }
         if self.error_code != 0 && self.disable_sax {
             return self.error_code;
         }
@@ -407,6 +410,43 @@ impl Core {
         } else {
             0
         }
+    }
+
+    /// `xmlParseChunk` for a few bytes of UTF-8 that are not the last
+    /// (byte-by-byte feeding), with nothing to convert and no pending
+    /// error: the general path with its tests for other cases left out.
+    /// `None` when it does not apply (nothing done).
+    fn parse_small_chunk(&mut self, sink: &mut impl Sax, chunk: &[u8]) -> Option<i32> {
+        let (&last, _) = chunk.split_last()?;
+        if chunk.len() > 8
+            || last == b'\r'
+            || self.error_code != 0
+            || self.state == State::Eof
+            || self.buf.is_empty()
+            || self.buf.len() + chunk.len() > 10_000_000
+            || self.pending_enc_error
+            || self.enc.mode != encoding::Mode::Utf8
+            || self.enc.has_pending()
+        {
+            return None;
+        }
+        let old = self.buf.len();
+        self.buf.extend_from_slice(chunk);
+        self.lasts_append(old);
+        if self.check_transition(chunk) && !self.content_waits(false) {
+            self.try_or_finish(sink, false);
+            if self.state == State::Eof {
+                return Some(self.error_code);
+            }
+        }
+        if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
+            self.fatal(err::INTERNAL_ERROR);
+            self.halt();
+        }
+        if self.error_code != 0 && self.disable_sax {
+            return Some(self.error_code);
+        }
+        Some(if self.well_formed { 0 } else { self.error_code })
     }
 
     /// Whether `xmlParseTryOrFinish` would return at once without a
