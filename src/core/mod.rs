@@ -431,7 +431,11 @@ impl Core {
             return None;
         }
         let old = self.buf.len();
-        self.buf.extend_from_slice(chunk);
+        if let [b] = chunk {
+            self.buf.push(*b);
+        } else {
+            self.buf.extend_from_slice(chunk);
+        }
         self.lasts_append(old);
         if self.check_transition(chunk) && !self.content_waits(false) {
             self.try_or_finish(sink, false);
@@ -477,6 +481,7 @@ impl Core {
 
     /// `xmlParseCheckTransition`: whether new data can move the parser on.
     fn check_transition(&self, new: &[u8]) -> bool {
+        #[allow(clippy::manual_contains)] // memchr's call costs more on a few bytes
         let has_gt = || {
             if new.len() < 16 {
                 new.iter().any(|&b| b == b'>')
