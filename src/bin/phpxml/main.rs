@@ -5,6 +5,10 @@ mod parse;
 
 use std::process::ExitCode;
 
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 usage: phpxml <command> [options]
 
