@@ -412,6 +412,59 @@ impl Core {
         }
     }
 
+    /// One byte of UTF-8 input that is not the last (`xml_parse()` fed
+    /// byte by byte), taken without the push loop when `xmlParseChunk`
+    /// would only append it: inside markup without a `>`, or in text that
+    /// [`content_waits`](Self::content_waits). Returns the call's result
+    /// then; `None` (nothing done) when the byte needs the general path.
+    #[inline]
+    pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
+        let len = self.buf.len();
+        if b == b'\r'
+            || self.error_code != 0
+            || self.state == State::Eof
+            || len == 0
+            || len >= 10_000_000
+            || self.pending_enc_error
+            || self.enc.mode != encoding::Mode::Utf8
+            || self.enc.has_pending()
+        {
+            return None;
+        }
+        // check_transition, then content_waits, on the buffer with `b`
+        let in_markup = matches!(
+            self.state,
+            State::StartTag | State::CData | State::EndTag | State::Dtd
+        ) || matches!(
+            self.progressive,
+            Progressive::Comment | Progressive::Pi | Progressive::Dtd
+        );
+        let waits = if in_markup {
+            b != b'>'
+        } else {
+            let avail = len + 1 - self.cur;
+            let c = if self.cur < len {
+                self.buf[self.cur]
+            } else {
+                b
+            };
+            self.state == State::Content
+                && self.progressive != Progressive::Off
+                && (avail < 2
+                    || (avail < input::BIG_BUFFER_SIZE
+                        && c != b'<'
+                        && c != b'&'
+                        && b != b'<'
+                        && self.last_lt.is_none_or(|l| self.cur > l)))
+        };
+        if !waits {
+            return None;
+        }
+        self.buf.push(b);
+        self.lasts_append(len);
+        Some(self.last_level <= Level::Warning)
+    }
+
     /// `xmlParseChunk` for a few bytes of UTF-8 that are not the last
     /// (byte-by-byte feeding), with nothing to convert and no pending
     /// error: the general path with its tests for other cases left out.

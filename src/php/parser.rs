@@ -243,6 +243,13 @@ impl Parser {
         chunk: &[u8],
         is_final: bool,
     ) -> bool {
+        // A byte the core only has to append needs no handler set-up.
+        if !is_final
+            && let [b] = *chunk
+            && let Some(ok) = self.core.idle_byte(b)
+        {
+            return ok;
+        }
         if !self.struct_installed {
             return self.run(handler, None, chunk, is_final);
         }
