@@ -205,6 +205,10 @@ fn bench_document(c: &mut Criterion, label: &str, name: &str, data: &[u8]) {
     assert_eq!((ok, code), if huge { (false, 1) } else { (true, 0) });
     let (_, _, counts) = push(data, ALL, Some(4096));
     assert_eq!(counts, reference, "{name}: all handlers");
+    if !huge {
+        let (ok, _, counts) = push(data, ALL, Some(1));
+        assert!(ok && counts == reference, "{name}: byte by byte");
+    }
     let (starts, ends, _) = quick_xml_events(text);
     assert_eq!(
         (starts, ends),
