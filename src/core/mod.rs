@@ -461,7 +461,10 @@ impl Core {
             return None;
         }
         self.buf.push(b);
-        self.lasts_append(len);
+        // lasts_append for one byte: only '<', '>' and quotes change it
+        if matches!(b, b'<' | b'>' | b'"' | b'\'') {
+            self.lasts_append(len);
+        }
         Some(self.last_level <= Level::Warning)
     }
 
