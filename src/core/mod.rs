@@ -103,6 +103,18 @@ pub(crate) mod err {
     pub const EXTERNAL_ENTITY_HANDLING: i32 = 21;
 }
 
+/// Which bytes [`Core::idle_byte`] may take without the push loop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Idle {
+    /// None: errors, the end, a source encoding to convert, the prolog.
+    #[default]
+    No,
+    /// Any but `>`: the parser waits inside markup.
+    Markup,
+    /// Text that [`Core::content_waits`] for.
+    Content,
+}
+
 /// Severity of the last error raised (`ctxt->lastError.level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
@@ -258,6 +270,8 @@ pub(crate) struct Core {
     pending_default_refs: Vec<Vec<u8>>,
     /// Quote the internal-subset end scan was inside when it paused.
     dtd_quote: u8,
+    /// What one-byte feeding may skip (kept by `parse`).
+    idle: Idle,
     /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
     text_buf: Vec<u8>,
     /// Reused buffer of `xmlParseAttValueComplex`.
@@ -324,7 +338,34 @@ impl Core {
     ) -> bool {
         self.installed = installed;
         let ret = self.parse_chunk(sink, chunk, is_final);
+        self.idle = self.idle_mode();
         ret == 0 && self.last_level <= Level::Warning
+    }
+
+    /// What [`idle_byte`](Self::idle_byte) may assume until the next
+    /// `parse`: only a call of the push loop changes it.
+    fn idle_mode(&self) -> Idle {
+        if self.error_code != 0
+            || self.state == State::Eof
+            || self.buf.is_empty()
+            || self.pending_enc_error
+            || self.enc.mode != encoding::Mode::Utf8
+            || self.enc.has_pending()
+        {
+            Idle::No
+        } else if matches!(
+            self.state,
+            State::StartTag | State::CData | State::EndTag | State::Dtd
+        ) || matches!(
+            self.progressive,
+            Progressive::Comment | Progressive::Pi | Progressive::Dtd
+        ) {
+            Idle::Markup
+        } else if self.state == State::Content && self.progressive != Progressive::Off {
+            Idle::Content
+        } else {
+            Idle::No
+        }
     }
 
     /// libxml2's error number, as `xml_get_error_code()` reports it.
@@ -420,42 +461,23 @@ impl Core {
     #[inline]
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
         let len = self.buf.len();
-        if b == b'\r'
-            || self.error_code != 0
-            || self.state == State::Eof
-            || len == 0
-            || len >= 10_000_000
-            || self.pending_enc_error
-            || self.enc.mode != encoding::Mode::Utf8
-            || self.enc.has_pending()
-        {
+        if b == b'\r' || len >= 10_000_000 {
             return None;
         }
         // check_transition, then content_waits, on the buffer with `b`
-        let in_markup = matches!(
-            self.state,
-            State::StartTag | State::CData | State::EndTag | State::Dtd
-        ) || matches!(
-            self.progressive,
-            Progressive::Comment | Progressive::Pi | Progressive::Dtd
-        );
-        let waits = if in_markup {
-            b != b'>'
-        } else {
-            let avail = len + 1 - self.cur;
-            let c = if self.cur < len {
-                self.buf[self.cur]
-            } else {
-                b
-            };
-            self.state == State::Content
-                && self.progressive != Progressive::Off
-                && (avail < 2
+        let waits = match self.idle {
+            Idle::No => false,
+            Idle::Markup => b != b'>',
+            Idle::Content => {
+                let avail = len + 1 - self.cur;
+                let c = if self.cur < len { self.buf[self.cur] } else { b };
+                avail < 2
                     || (avail < input::BIG_BUFFER_SIZE
                         && c != b'<'
                         && c != b'&'
                         && b != b'<'
-                        && self.last_lt.is_none_or(|l| self.cur > l)))
+                        && self.last_lt.is_none_or(|l| self.cur > l))
+            }
         };
         if !waits {
             return None;
