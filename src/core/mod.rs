@@ -470,7 +470,11 @@ impl Core {
             Idle::Markup => b != b'>',
             Idle::Content => {
                 let avail = len + 1 - self.cur;
-                let c = if self.cur < len { self.buf[self.cur] } else { b };
+                let c = if self.cur < len {
+                    self.buf[self.cur]
+                } else {
+                    b
+                };
                 avail < 2
                     || (avail < input::BIG_BUFFER_SIZE
                         && c != b'<'

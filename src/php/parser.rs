@@ -250,6 +250,18 @@ impl Parser {
         {
             return ok;
         }
+        self.parse_chunk(handler, chunk, is_final)
+    }
+
+    /// [`parse`](Self::parse) when the core has work to do (kept out of
+    /// line so that the one-byte path above stays small).
+    #[inline(never)]
+    fn parse_chunk<H: Handler + ?Sized>(
+        &mut self,
+        handler: &mut H,
+        chunk: &[u8],
+        is_final: bool,
+    ) -> bool {
         if !self.struct_installed {
             return self.run(handler, None, chunk, is_final);
         }
