@@ -942,15 +942,16 @@ impl Core {
                 None => false,
             };
         }
-        let mut k = 0;
-        while k < name.len() && self.at(i) == name[k] && self.at(i) != 0 {
-            i += 1;
-            k += 1;
-        }
-        if k == name.len() && (self.at(i) == b'>' || is_blank(self.at(i))) {
-            self.col += (i - self.cur) as u64;
-            self.cur = i;
-            return true;
+        // Names hold no NUL, so the byte-wise compare that stops at one is
+        // a prefix test.
+        debug_assert!(!name.contains(&0));
+        if self.buf[i..].starts_with(name) {
+            i += name.len();
+            if self.at(i) == b'>' || is_blank(self.at(i)) {
+                self.col += name.len() as u64;
+                self.cur = i;
+                return true;
+            }
         }
         match self.parse_name() {
             Some(n) => n == name,
