@@ -1116,7 +1116,14 @@ impl Core {
                 if !self.utf8 {
                     break;
                 }
-                let len = plain_multibyte_len(s, i);
+                // two-byte characters (Latin, Cyrillic, ...) inline
+                let len = if (0xC2..=0xDF).contains(&b)
+                    && s.get(i + 1).is_some_and(|&c| c & 0xC0 == 0x80)
+                {
+                    2
+                } else {
+                    plain_multibyte_len(s, i)
+                };
                 if len == 0 {
                     break;
                 }
