@@ -233,7 +233,9 @@ fn run_with(invocation: &Invocation, results: Results) -> Result<Vec<u8>, RunErr
     match (invocation.command, invocation.chunk) {
         (Command::Trace, Some(n)) => trace_chunked(invocation, &mut file, n),
         _ => {
-            let mut data = Vec::new();
+            // sized from the file's length: no regrowing copies
+            let size = file.metadata().map_or(0, |m| m.len());
+            let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
             file.read_to_end(&mut data).map_err(cannot)?;
             let out = match invocation.command {
                 Command::Struct => struct_output(invocation, &data, results),
