@@ -461,6 +461,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         let mut seen = 0u64;
         for &(name, value) in attributes {
             if len == array.len() {
+                array.reserve(attributes.len() - len);
                 array.push((Key::Str(Vec::new()), Vec::new()));
             }
             let mut key = match &mut array[len].0 {
@@ -526,8 +527,17 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn end_element(&mut self, name: &[u8]) {
-        let tag = self.decode_tag(name);
         let skip = self.options.skip();
+        if !self.set.element
+            && let Some(builder) = self.builder.as_deref_mut()
+            && !builder.end_uses_tag()
+        {
+            // The end of an element without children only retypes its
+            // entry: the name is not needed.
+            builder.end(b"", skip);
+            return;
+        }
+        let tag = self.decode_tag(name);
         if self.set.element {
             self.handler.end_element(skip_tagstart(&tag, skip));
         }
