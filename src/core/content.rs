@@ -794,22 +794,28 @@ impl Core {
         let mut i = start;
         let mut n = buf.len();
         let mut chars = 0;
+        let table = if limit == b'"' {
+            &PLAIN_DQ_VALUE
+        } else {
+            &PLAIN_SQ_VALUE
+        };
         while n <= MAX_TEXT_LENGTH && i < s.len() {
-            let b = s[i];
-            let len = if b >= 0x80 {
-                if !self.utf8 {
-                    break;
-                }
-                let len = plain_multibyte_len(s, i);
-                if len == 0 {
-                    break;
-                }
-                len
-            } else if (0x20..=0x7F).contains(&b) && b != limit && b != b'&' && b != b'<' {
-                1
-            } else {
+            // one-byte characters up to the length limit
+            let end = s.len().min(i + (MAX_TEXT_LENGTH + 1 - n));
+            let run = s[i..end]
+                .iter()
+                .position(|&b| !table[usize::from(b)])
+                .unwrap_or(end - i);
+            i += run;
+            n += run;
+            chars += run as u64;
+            if n > MAX_TEXT_LENGTH || i >= s.len() || s[i] < 0x80 || !self.utf8 {
                 break;
-            };
+            }
+            let len = plain_multibyte_len(s, i);
+            if len == 0 {
+                break;
+            }
             i += len;
             n += len;
             chars += 1;
