@@ -461,8 +461,13 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         let mut seen = 0u64;
         for &(name, value) in attributes {
             if len == array.len() {
+                // a new slot, sized for what it will hold (a decoded name
+                // or value is never longer than the UTF-8 one)
                 array.reserve(attributes.len() - len);
-                array.push((Key::Str(Vec::new()), Vec::new()));
+                array.push((
+                    Key::Str(Vec::with_capacity(name.len())),
+                    Vec::with_capacity(value.len()),
+                ));
             }
             let mut key = match &mut array[len].0 {
                 Key::Str(k) => std::mem::take(k),
