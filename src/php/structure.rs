@@ -102,6 +102,9 @@ pub(crate) struct Builder {
     pub(crate) values: Vec<Entry>,
     index: Vec<(Vec<u8>, Vec<i64>)>,
     index_slots: HashMap<Vec<u8>, usize, BuildHasherDefault<TagHasher>>,
+    /// Index slots of recently seen tags, by [`recent_way`] (any value is
+    /// safe: a slot is used only if its name matches).
+    recent: [usize; 16],
     /// `parser->level`.
     level: i64,
     /// `parser->ltags`: full names (before `SKIP_TAGSTART`) of the open
@@ -116,6 +119,13 @@ pub(crate) struct Builder {
     /// `parser->ctag`: the entry of the last element start; `None` once it
     /// belongs to an array of an earlier call.
     ctag: Option<usize>,
+}
+
+/// Where a tag's slot is remembered in `Builder::recent`.
+fn recent_way(name: &[u8]) -> usize {
+    let first = usize::from(name.first().copied().unwrap_or(0));
+    let last = usize::from(name.last().copied().unwrap_or(0));
+    (name.len() ^ first ^ (last << 1)) & 15
 }
 
 /// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
@@ -153,13 +163,20 @@ impl Builder {
 
     /// `_xml_add_to_info()`.
     fn add_to_info(&mut self, name: &[u8]) {
-        let slot = if let Some(&slot) = self.index_slots.get(name) {
+        // Tags repeat: a few recent slots, checked against the index's own
+        // copy of the name, save most hash lookups.
+        let way = recent_way(name);
+        let cached = self.recent[way];
+        let slot = if cached < self.index.len() && self.index[cached].0 == name {
+            cached
+        } else if let Some(&slot) = self.index_slots.get(name) {
             slot
         } else {
             self.index.push((name.to_vec(), Vec::new()));
             self.index_slots.insert(name.to_vec(), self.index.len() - 1);
             self.index.len() - 1
         };
+        self.recent[way] = slot;
         self.index[slot].1.push(self.curtag);
         self.curtag += 1;
     }
