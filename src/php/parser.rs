@@ -2,7 +2,7 @@
 //! with handlers, `xml_parse_into_struct()` and the error state.
 
 use crate::core::Core;
-use crate::decode::{TargetEncoding, xml_utf8_decode_into};
+use crate::decode::TargetEncoding;
 use crate::php::array::{Key, key_class, key_from, key_is};
 use crate::php::errors::Error;
 use crate::php::handler::{Handler, HandlerSet};
@@ -403,10 +403,21 @@ pub(crate) struct Adapter<'a, H: ?Sized> {
     buffers: &'a mut Buffers,
 }
 
+/// `xml_utf8_decode()`, appending to `out`: ASCII (the usual names,
+/// values and text) is the same in every target, so it is copied as it is.
+#[inline]
+fn decode_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
+    if target == TargetEncoding::Utf8 || src.is_ascii() {
+        out.extend_from_slice(src);
+    } else {
+        crate::decode::xml_utf8_decode_into(src, target, out);
+    }
+}
+
 /// `xml_utf8_decode()` into a cleared buffer.
 fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
     out.clear();
-    xml_utf8_decode_into(s, target, out);
+    decode_into(s, target, out);
 }
 
 impl<H: Handler + ?Sized> Adapter<'_, H> {
@@ -437,9 +448,9 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             let scratch = &mut self.buffers.scratch;
             scratch.clear();
             scratch.extend(raw.iter().copied().filter(|&b| b != 0));
-            xml_utf8_decode_into(scratch, self.options.target, out);
+            decode_into(scratch, self.options.target, out);
         } else {
-            xml_utf8_decode_into(raw, self.options.target, out);
+            decode_into(raw, self.options.target, out);
         }
         if self.options.case_folding != 0 {
             out.make_ascii_uppercase();
@@ -494,7 +505,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             };
             let v = &mut array[slot].1;
             v.clear();
-            xml_utf8_decode_into(value, self.options.target, v);
+            decode_into(value, self.options.target, v);
         }
         len
     }
@@ -502,7 +513,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
         s.map(|s| {
             let mut v = Vec::with_capacity(s.len());
-            xml_utf8_decode_into(s, self.options.target, &mut v);
+            decode_into(s, self.options.target, &mut v);
             v
         })
     }
