@@ -64,9 +64,22 @@ pub(super) fn is_ascii_name_start(b: u8) -> bool {
 }
 
 /// ASCII name characters of the fast path of `xmlParseName`.
+#[inline]
 pub(super) fn is_ascii_name_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b':' || b == b'.'
+    ASCII_NAME_CHAR[usize::from(b)]
 }
+
+/// [`is_ascii_name_char`] as a table.
+static ASCII_NAME_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b':' || c == b'.';
+        b += 1;
+    }
+    t
+};
 
 /// UTF-8 encoding of a code point (libxml2 `xmlCopyChar`).
 pub(super) fn push_utf8(out: &mut Vec<u8>, c: u32) {

@@ -7,7 +7,7 @@ use super::chars::{
     is_name_start, push_utf8,
 };
 use super::input::BIG_BUFFER_SIZE;
-use super::{Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
+use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
 use crate::sax::Sax;
 
 /// `XML_MAX_NAME_LENGTH`.
@@ -45,6 +45,39 @@ impl Core {
             }
         }
         self.parse_name_complex(false)
+    }
+
+    /// `xmlParseName` appending the name to `out`: false (and nothing
+    /// appended) where `parse_name` gives `None`.
+    fn parse_name_into(&mut self, out: &mut Vec<u8>) -> bool {
+        let start = self.cur;
+        let mut i = start;
+        if is_ascii_name_start(self.at(i)) {
+            i += 1;
+            i += self.buf[i..]
+                .iter()
+                .position(|&b| !is_ascii_name_char(b))
+                .unwrap_or(self.buf.len() - i);
+            let b = self.at(i);
+            if b > 0 && b < 0x80 {
+                let count = i - start;
+                if count > MAX_NAME_LENGTH {
+                    self.fatal(err::NAME_TOO_LONG);
+                    return false;
+                }
+                out.extend_from_slice(&self.buf[start..i]);
+                self.cur = i;
+                self.col += count as u64;
+                return true;
+            }
+        }
+        match self.parse_name_complex(false) {
+            Some(name) => {
+                out.extend_from_slice(&name);
+                true
+            }
+            None => false,
+        }
     }
 
     /// `xmlParseNameComplex` / `xmlParseNCNameComplex` (`nc`: no colons).
@@ -203,6 +236,7 @@ impl Core {
                 }
             }
             self.ns.truncate(ns_before);
+            self.recycle_name(name);
             if self.state == State::Eof {
                 return;
             }
@@ -236,12 +270,15 @@ impl Core {
             return None;
         }
         self.next1();
-        let Some(name) = self.parse_name() else {
+        let mut name = self.name_pool.pop().unwrap_or_default();
+        name.clear();
+        if !self.parse_name_into(&mut name) {
             self.fatal(err::NAME_REQUIRED);
             return None;
-        };
+        }
         self.skip_blanks();
-        let mut atts: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let mut atts = std::mem::take(&mut self.atts);
+        atts.clear();
         while self.raw() != b'>'
             && (self.raw() != b'/' || self.nxt(1) != b'>')
             && is_byte_char(u32::from(self.raw()))
@@ -249,16 +286,7 @@ impl Core {
         {
             let q = self.cur;
             let cons = self.consumed;
-            let (attname, attvalue) = self.parse_attribute();
-            let had_name = attname.is_some();
-            let had_value = attvalue.is_some();
-            if let (Some(n), Some(v)) = (attname, attvalue) {
-                if atts.iter().any(|(an, _)| *an == n) {
-                    self.fatal(err::ATTRIBUTE_REDEFINED);
-                } else {
-                    atts.push((n, v));
-                }
-            }
+            let (had_name, had_value) = self.parse_attribute(&mut atts);
             if self.raw() == b'>' || (self.raw() == b'/' && self.nxt(1) == b'>') {
                 break;
             }
@@ -274,12 +302,16 @@ impl Core {
         if !self.disable_sax {
             self.emit_start(sink, &name, &atts);
         }
+        self.atts = atts;
         Some(name)
     }
 
     /// Sends the `&name;` references compat.c routed to the default handler
     /// while attribute values were parsed.
     fn flush_default_refs(&mut self, sink: &mut impl Sax) {
+        if self.pending_default_refs.is_empty() {
+            return;
+        }
         for name in std::mem::take(&mut self.pending_default_refs) {
             let mut d = vec![b'&'];
             d.extend_from_slice(&name);
@@ -288,22 +320,34 @@ impl Core {
         }
     }
 
-    /// `xmlParseAttribute` (SAX1).
-    fn parse_attribute(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-        let Some(name) = self.parse_name() else {
+    /// `xmlParseAttribute` (SAX1), and the duplicate check of
+    /// `xmlParseStartTag`: adds the attribute to `atts` unless its name is
+    /// there already. Returns whether a name and a value were parsed.
+    fn parse_attribute(&mut self, atts: &mut Attributes) -> (bool, bool) {
+        let start = atts.bytes.len();
+        if !self.parse_name_into(&mut atts.bytes) {
             self.fatal(err::NAME_REQUIRED);
-            return (None, None);
-        };
+            return (false, false);
+        }
+        let name_end = atts.bytes.len();
         self.skip_blanks();
         if self.raw() == b'=' {
             self.next_char();
             self.skip_blanks();
-            let v = self.parse_att_value(false);
+            let ok = self.parse_att_value_into(false, &mut atts.bytes);
             self.sub = Sub::None;
-            (Some(name), v)
+            if ok && atts.contains(&atts.bytes[start..name_end]) {
+                self.fatal(err::ATTRIBUTE_REDEFINED);
+            } else if ok {
+                atts.spans.push((start, name_end, atts.bytes.len()));
+                return (true, true);
+            }
+            atts.bytes.truncate(start);
+            (true, ok)
         } else {
+            atts.bytes.truncate(start);
             self.fatal(err::ATTRIBUTE_WITHOUT_VALUE);
-            (None, None)
+            (false, false)
         }
     }
 
@@ -557,10 +601,18 @@ impl Core {
 
     /// `xmlParseAttValueInternal`.
     pub(super) fn parse_att_value(&mut self, normalize: bool) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        self.parse_att_value_into(normalize, &mut out)
+            .then_some(out)
+    }
+
+    /// `xmlParseAttValueInternal` appending the value to `out`: false where
+    /// it gives NULL (`out` may then hold part of the value).
+    fn parse_att_value_into(&mut self, normalize: bool, out: &mut Vec<u8>) -> bool {
         let limit = self.raw();
         if limit != b'"' && limit != b'\'' {
             self.fatal(err::ATTRIBUTE_NOT_STARTED);
-            return None;
+            return false;
         }
         self.sub = Sub::AttributeValue;
         let mut line = self.line;
@@ -607,66 +659,86 @@ impl Core {
             }
             if i - start > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return None;
+                return false;
             }
             if self.at(i) != limit {
-                return self.parse_att_value_complex(normalize);
+                return self.parse_att_value_complex(normalize, out);
             }
         } else {
-            while i < end {
-                let b = self.buf[i];
-                if b == limit || !(0x20..=0x7F).contains(&b) || b == b'&' || b == b'<' {
-                    break;
-                }
-                i += 1;
-                col += 1;
-            }
+            let table = if limit == b'"' {
+                &PLAIN_DQ_VALUE
+            } else {
+                &PLAIN_SQ_VALUE
+            };
+            let run = self.buf[i..end]
+                .iter()
+                .position(|&b| !table[usize::from(b)])
+                .unwrap_or(end - i);
+            i += run;
+            col += run as u64;
             last = i;
             if i - start > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return None;
+                return false;
             }
             if self.at(i) != limit {
-                return self.parse_att_value_complex(normalize);
+                return self.parse_att_value_complex(normalize, out);
             }
         }
         i += 1;
         col += 1;
-        let v = self.buf[start..last].to_vec();
+        out.extend_from_slice(&self.buf[start..last]);
         self.cur = i;
         self.line = line;
         self.col = col;
-        Some(v)
+        true
     }
 
-    /// `xmlParseAttValueComplex`.
-    fn parse_att_value_complex(&mut self, normalize: bool) -> Option<Vec<u8>> {
+    /// `xmlParseAttValueComplex`, appending the value to `out`; false
+    /// where it gives NULL.
+    fn parse_att_value_complex(&mut self, normalize: bool, out: &mut Vec<u8>) -> bool {
+        let mut buf = std::mem::take(&mut self.value_buf);
+        buf.clear();
+        let ok = self.att_value_complex(normalize, &mut buf);
+        if ok {
+            out.extend_from_slice(&buf);
+        }
+        self.value_buf = buf;
+        ok
+    }
+
+    fn att_value_complex(&mut self, normalize: bool, buf: &mut Vec<u8>) -> bool {
         let limit = self.raw();
         self.sub = Sub::AttributeValue;
         self.next_char();
-        let mut buf: Vec<u8> = Vec::new();
         let mut in_space = false;
         let (mut c, mut l) = self.cur_char();
         while self.raw() != limit && is_char(c) && c != u32::from(b'<') && self.state != State::Eof
         {
             if buf.len() > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return None;
+                return false;
             }
             if c == u32::from(b'&') {
                 in_space = false;
                 if self.nxt(1) == b'#' {
                     let val = self.parse_char_ref();
                     if val != 0 {
-                        push_utf8(&mut buf, val);
+                        push_utf8(buf, val);
                     }
+                } else if let Some((len, value)) = self.predefined_ref() {
+                    // What the general path below does for a predefined
+                    // entity outside the DTD: count it twice, append it.
+                    self.skip(len);
+                    self.nb_entities += 2;
+                    buf.push(value);
                 } else {
                     let ent = self.parse_entity_ref::<NoSink>(None);
                     self.nb_entities += 1;
                     if let Some(name) = ent {
-                        self.append_entity_in_attr(&name, &mut buf);
+                        self.append_entity_in_attr(&name, buf);
                         if self.state == State::Eof {
-                            return None;
+                            return false;
                         }
                     }
                 }
@@ -680,14 +752,17 @@ impl Core {
                     }
                 } else {
                     in_space = false;
-                    push_utf8(&mut buf, c);
+                    push_utf8(buf, c);
                 }
                 self.nextl(l);
+            }
+            if !normalize {
+                self.plain_att_run(buf, limit);
             }
             (c, l) = self.cur_char();
         }
         if self.state == State::Eof {
-            return None;
+            return false;
         }
         if in_space && normalize {
             while buf.last() == Some(&0x20) {
@@ -705,7 +780,67 @@ impl Core {
         } else {
             self.next_char();
         }
-        Some(buf)
+        true
+    }
+
+    /// The loop of `xmlParseAttValueComplex` without normalization over
+    /// characters that read as themselves and are copied as they are
+    /// (space included; not tab, line feed or carriage return, which become
+    /// spaces, nor `&`, `<` or the quote): appends them to `buf` while it
+    /// is at most `XML_MAX_TEXT_LENGTH` long, moving the cursor and column.
+    fn plain_att_run(&mut self, buf: &mut Vec<u8>, limit: u8) {
+        let s = &self.buf;
+        let start = self.cur;
+        let mut i = start;
+        let mut n = buf.len();
+        let mut chars = 0;
+        let table = if limit == b'"' {
+            &PLAIN_DQ_VALUE
+        } else {
+            &PLAIN_SQ_VALUE
+        };
+        while n <= MAX_TEXT_LENGTH && i < s.len() {
+            // one-byte characters up to the length limit
+            let end = s.len().min(i + (MAX_TEXT_LENGTH + 1 - n));
+            let run = s[i..end]
+                .iter()
+                .position(|&b| !table[usize::from(b)])
+                .unwrap_or(end - i);
+            i += run;
+            n += run;
+            chars += run as u64;
+            if n > MAX_TEXT_LENGTH || i >= s.len() || s[i] < 0x80 || !self.utf8 {
+                break;
+            }
+            let len = plain_multibyte_len(s, i);
+            if len == 0 {
+                break;
+            }
+            i += len;
+            n += len;
+            chars += 1;
+        }
+        buf.extend_from_slice(&s[start..i]);
+        self.cur = i;
+        self.col += chars;
+    }
+
+    /// `&lt;`, `&gt;`, `&amp;`, `&apos;` or `&quot;` at the cursor outside
+    /// the DTD: its length and the character it stands for.
+    fn predefined_ref(&self) -> Option<(usize, u8)> {
+        if self.in_subset != 0 {
+            return None;
+        }
+        let rest = &self.buf[self.cur..];
+        let (len, value) = match rest.get(1..4)? {
+            b"lt;" => (4, b'<'),
+            b"gt;" => (4, b'>'),
+            b"amp" if rest.get(4) == Some(&b';') => (5, b'&'),
+            b"apo" if rest.get(4..6) == Some(b"s;") => (6, b'\''),
+            b"quo" if rest.get(4..6) == Some(b"t;") => (6, b'"'),
+            _ => return None,
+        };
+        Some((len, value))
     }
 
     /// The entity part of `xmlParseAttValueComplex` (replaceEntities on).
@@ -747,11 +882,14 @@ impl Core {
             return;
         }
         self.skip(2);
-        let Some(tag) = self.names.last().cloned() else {
+        // Taken off the stack while it is compared and reported (the
+        // parser does not look at the stack meanwhile), put back on halt.
+        let Some(tag) = self.names.pop() else {
             return;
         };
         let matched = self.parse_name_and_compare(&tag.name, tag.prefix.as_deref());
         if self.state == State::Eof {
+            self.names.push(tag);
             return;
         }
         self.skip_blanks();
@@ -770,9 +908,17 @@ impl Core {
                 self.emit_end(sink, &tag.name);
             }
         }
-        self.names.pop();
         let n = self.ns.len() - tag.ns_count;
         self.ns.truncate(n);
+        self.recycle_name(tag.name);
+    }
+
+    /// Keeps the allocation of a name no longer used for the next start
+    /// tag.
+    fn recycle_name(&mut self, name: Vec<u8>) {
+        if self.name_pool.len() < 64 {
+            self.name_pool.push(name);
+        }
     }
 
     /// `xmlParseNameAndCompare` / `xmlParseQNameAndCompare`: true on a match.
@@ -802,15 +948,16 @@ impl Core {
                 None => false,
             };
         }
-        let mut k = 0;
-        while k < name.len() && self.at(i) == name[k] && self.at(i) != 0 {
-            i += 1;
-            k += 1;
-        }
-        if k == name.len() && (self.at(i) == b'>' || is_blank(self.at(i))) {
-            self.col += (i - self.cur) as u64;
-            self.cur = i;
-            return true;
+        // Names hold no NUL, so the byte-wise compare that stops at one is
+        // a prefix test.
+        debug_assert!(!name.contains(&0));
+        if self.buf[i..].starts_with(name) {
+            i += name.len();
+            if self.at(i) == b'>' || is_blank(self.at(i)) {
+                self.col += name.len() as u64;
+                self.cur = i;
+                return true;
+            }
         }
         match self.parse_name() {
             Some(n) => n == name,
@@ -849,19 +996,15 @@ impl Core {
                 if n > 0 {
                     let s = self.cur;
                     self.cur = i;
-                    let data = self.buf[s..i].to_vec();
-                    self.emit_characters(sink, &data);
+                    self.emit_characters(sink, &self.buf[s..i]);
                 }
                 return;
             }
             // get_more
             loop {
-                let mut ccol = self.col;
-                while is_plain_text(self.at(i)) {
-                    i += 1;
-                    ccol += 1;
-                }
-                self.col = ccol;
+                let run = plain_text_prefix(&self.buf[i.min(self.buf.len())..]);
+                i += run;
+                self.col += run as u64;
                 if self.at(i) == 0xA {
                     while self.at(i) == 0xA {
                         self.line += 1;
@@ -884,11 +1027,11 @@ impl Core {
             }
             let n = i - self.cur;
             if n > 0 {
-                let data = self.buf[self.cur..i].to_vec();
+                let s = self.cur;
                 if is_blank(self.raw()) {
                     self.cur = i;
                 }
-                self.emit_characters(sink, &data);
+                self.emit_characters(sink, &self.buf[s..i]);
                 line = self.line;
                 col = self.col;
                 if self.state != State::Content {
@@ -923,8 +1066,14 @@ impl Core {
     }
 
     /// `xmlParseCharDataComplex`.
+    ///
+    /// Characters are handed on in pieces of [`BIG_BUFFER_SIZE`] bytes or a
+    /// few more, as libxml2 does. Runs of characters that read as
+    /// themselves ([`plain_text_len`]) are copied in one go; every other
+    /// character takes libxml2's one-at-a-time path.
     fn parse_char_data_complex(&mut self, sink: &mut impl Sax) {
-        let mut buf: Vec<u8> = Vec::with_capacity(BIG_BUFFER_SIZE + 5);
+        let mut buf = std::mem::take(&mut self.text_buf);
+        buf.clear();
         let (mut c, mut l) = self.cur_char();
         while c != u32::from(b'<') && c != u32::from(b'&') && is_char(c) {
             if c == u32::from(b']') && self.nxt(1) == b']' && self.nxt(2) == b'>' {
@@ -932,6 +1081,7 @@ impl Core {
             }
             push_utf8(&mut buf, c);
             self.nextl(l);
+            self.plain_text_run(&mut buf);
             (c, l) = self.cur_char();
             if buf.len() >= BIG_BUFFER_SIZE {
                 if !self.disable_sax {
@@ -939,6 +1089,7 @@ impl Core {
                 }
                 buf.clear();
                 if self.state != State::Content {
+                    self.text_buf = buf;
                     return;
                 }
             }
@@ -946,10 +1097,61 @@ impl Core {
         if !buf.is_empty() && !self.disable_sax {
             self.emit_characters(sink, &buf);
         }
+        self.text_buf = buf;
         if c != 0 && !is_char(c) {
             self.fatal(err::INVALID_CHAR);
             self.nextl(l);
         }
+    }
+
+    /// The inner loop of `xmlParseCharDataComplex` over characters that
+    /// `xmlCurrentChar` reads as themselves without side effects, that
+    /// `xmlCopyChar` writes back as the same bytes and that do not end the
+    /// loop: appends them to `buf` while it is shorter than
+    /// [`BIG_BUFFER_SIZE`], moving the cursor, line and column as `NEXTL`
+    /// does. Stops before anything else.
+    fn plain_text_run(&mut self, buf: &mut Vec<u8>) {
+        let s = &self.buf;
+        let start = self.cur;
+        let mut i = start;
+        let mut n = buf.len();
+        let (mut line, mut col) = (self.line, self.col);
+        while n < BIG_BUFFER_SIZE && i < s.len() {
+            let b = s[i];
+            let len = if b >= 0x80 {
+                if !self.utf8 {
+                    break;
+                }
+                // two-byte characters (Latin, Cyrillic, ...) inline
+                let len = if (0xC2..=0xDF).contains(&b)
+                    && s.get(i + 1).is_some_and(|&c| c & 0xC0 == 0x80)
+                {
+                    2
+                } else {
+                    plain_multibyte_len(s, i)
+                };
+                if len == 0 {
+                    break;
+                }
+                col += 1;
+                len
+            } else if is_plain_text(b) {
+                col += 1;
+                1
+            } else if b == b'\n' {
+                line += 1;
+                col = 1;
+                1
+            } else {
+                break;
+            };
+            i += len;
+            n += len;
+        }
+        buf.extend_from_slice(&s[start..i]);
+        self.cur = i;
+        self.line = line;
+        self.col = col;
     }
 
     // ------------------------------------------------------------------
@@ -969,8 +1171,7 @@ impl Core {
                     }
                     let tmp = tmp as usize;
                     if !self.disable_sax {
-                        let d = self.buf[self.cur..self.cur + tmp].to_vec();
-                        self.emit_characters(sink, &d);
+                        self.emit_characters(sink, &self.buf[self.cur..self.cur + tmp]);
                     }
                     if self.state == State::Eof {
                         return false;
@@ -995,8 +1196,7 @@ impl Core {
                         self.emit_characters(sink, b"");
                     }
                 } else if !self.disable_sax {
-                    let d = self.buf[self.cur..self.cur + base].to_vec();
-                    self.emit_characters(sink, &d);
+                    self.emit_characters(sink, &self.buf[self.cur..self.cur + base]);
                 }
                 if self.state == State::Eof {
                     return false;
@@ -1322,6 +1522,21 @@ impl Core {
             }
             return;
         }
+        if self.sub == Sub::None
+            && let Some((len, value)) = self.predefined_ref()
+        {
+            // What parse_entity_ref and compat.c's getEntity do with a
+            // predefined entity in content, without looking it up.
+            let at = self.cur;
+            self.skip(len);
+            self.nb_entities += 1;
+            if self.installed.default && !self.installed.character_data {
+                sink.default(&self.buf[at..at + len]);
+            } else if self.installed.character_data {
+                sink.character_data(&[value]);
+            }
+            return;
+        }
         let _ = self.parse_entity_ref(Some(sink));
         // compat.c starts with wellFormed = 0, so libxml2 never expands the
         // entity itself: what compat.c's getEntity sent is all there is.
@@ -1528,8 +1743,73 @@ impl Core {
 
 /// Bytes the fast path of `xmlParseCharData` copies (`test_char_data`):
 /// printable ASCII and tab, except `<`, `&` and `]`.
+#[inline]
 fn is_plain_text(b: u8) -> bool {
-    (b == 0x09 || (0x20..0x80).contains(&b)) && b != b'<' && b != b'&' && b != b']'
+    PLAIN_TEXT[usize::from(b)]
+}
+
+/// How many bytes at the start of `s` are [`is_plain_text`].
+#[inline]
+fn plain_text_prefix(s: &[u8]) -> usize {
+    s.iter().position(|&b| !is_plain_text(b)).unwrap_or(s.len())
+}
+
+/// Bytes the fast path of `xmlParseAttValueInternal` takes as they are in
+/// a value quoted with `"`: 0x20..=0x7F except `&`, `<` and the quote.
+static PLAIN_DQ_VALUE: [bool; 256] = plain_value(b'"');
+/// [`PLAIN_DQ_VALUE`] for a value quoted with `'`.
+static PLAIN_SQ_VALUE: [bool; 256] = plain_value(b'\'');
+
+const fn plain_value(limit: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b <= 0x7F {
+        t[b] = b as u8 != limit && b as u8 != b'&' && b as u8 != b'<';
+        b += 1;
+    }
+    t
+}
+
+/// [`is_plain_text`] as a table.
+static PLAIN_TEXT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (c == 0x09 || (c >= 0x20 && c < 0x80)) && c != b'<' && c != b'&' && c != b']';
+        b += 1;
+    }
+    t
+};
+
+/// The length of the multi-byte UTF-8 character at `s[i]` if
+/// `xmlCurrentChar` reads it without error and it is a `Char` (no
+/// surrogates, no U+FFFE/U+FFFF, nothing above U+10FFFF); 0 otherwise
+/// (also when it is cut off by the end of `s`).
+#[inline]
+pub(super) fn plain_multibyte_len(s: &[u8], i: usize) -> usize {
+    let cont = |k: usize| s.get(i + k).is_some_and(|&b| b & 0xC0 == 0x80);
+    let bits = |k: usize| u32::from(s[i + k] & 0x3F);
+    match s[i] {
+        0xC2..=0xDF if cont(1) => 2,
+        c @ 0xE0..=0xEF if cont(1) && cont(2) => {
+            let v = (u32::from(c & 0xF) << 12) | (bits(1) << 6) | bits(2);
+            if v < 0x800 || (0xD800..0xE000).contains(&v) || v >= 0xFFFE {
+                0
+            } else {
+                3
+            }
+        }
+        c @ 0xF0..=0xF4 if cont(1) && cont(2) && cont(3) => {
+            let v = (u32::from(c & 7) << 18) | (bits(1) << 12) | (bits(2) << 6) | bits(3);
+            if (0x10000..=0x10FFFF).contains(&v) {
+                4
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
 }
 
 /// `xmlCheckCdataPush`: bytes that are fine, negative offset of a bad one.

@@ -264,7 +264,11 @@ impl Core {
     pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) {
         let old = self.buf.len();
         let ok = if self.enc.mode == Mode::Utf8 && !self.enc.has_pending() {
-            self.buf.extend_from_slice(raw);
+            if let [b] = raw {
+                self.buf.push(*b);
+            } else {
+                self.buf.extend_from_slice(raw);
+            }
             true
         } else {
             let mut out = std::mem::take(&mut self.buf);
@@ -283,7 +287,30 @@ impl Core {
 
     /// Updates the remembered last `<` and the quote-aware `>` after it with
     /// the bytes appended from `from` on.
-    fn lasts_append(&mut self, from: usize) {
+    pub(super) fn lasts_append(&mut self, from: usize) {
+        if self.buf.len() == from + 1 {
+            // One byte (one-byte feeding): what the general case below
+            // does with it.
+            if self.buf[from] == b'<' {
+                if let Some(g) = self.last_gt_any {
+                    self.gt_before_lt = Some(g);
+                }
+                self.last_lt = Some(from);
+                self.gt_scan = ElementParser::default();
+                self.gt_after_lt = None;
+                return;
+            }
+            if self.last_lt.is_some()
+                && self.gt_after_lt.is_none()
+                && matches!(self.buf[from], b'>' | b'"' | b'\'')
+            {
+                self.scan_gt_from(from);
+            }
+            if self.buf[from] == b'>' {
+                self.last_gt_any = Some(from);
+            }
+            return;
+        }
         let last_lt_new = self.buf[from..].iter().rposition(|&b| b == b'<');
         let last_gt_new = self.buf[from..].iter().rposition(|&b| b == b'>');
         if let Some(p) = last_lt_new {
@@ -314,7 +341,13 @@ impl Core {
         if from >= self.buf.len() {
             return;
         }
-        if let Some(i) = self.gt_scan.feed(&self.buf[from..]) {
+        let new = &self.buf[from..];
+        // Bytes other than `>` and quotes leave the scanner as it is: skip
+        // the call for short appends without them (one-byte feeding).
+        if new.len() < 16 && !new.iter().any(|&b| matches!(b, b'>' | b'"' | b'\'')) {
+            return;
+        }
+        if let Some(i) = self.gt_scan.feed(new) {
             self.gt_after_lt = Some(from + i);
         }
     }

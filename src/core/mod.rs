@@ -103,6 +103,18 @@ pub(crate) mod err {
     pub const EXTERNAL_ENTITY_HANDLING: i32 = 21;
 }
 
+/// Which bytes [`Core::idle_byte`] may take without the push loop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Idle {
+    /// None: errors, the end, a source encoding to convert, the prolog.
+    #[default]
+    No,
+    /// Any but `>`: the parser waits inside markup.
+    Markup,
+    /// Text that [`Core::content_waits`] for.
+    Content,
+}
+
 /// Severity of the last error raised (`ctxt->lastError.level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
@@ -258,6 +270,47 @@ pub(crate) struct Core {
     pending_default_refs: Vec<Vec<u8>>,
     /// Quote the internal-subset end scan was inside when it paused.
     dtd_quote: u8,
+    /// What one-byte feeding may skip (kept by `parse`).
+    idle: Idle,
+    /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
+    text_buf: Vec<u8>,
+    /// Reused buffer of `xmlParseAttValueComplex`.
+    value_buf: Vec<u8>,
+    /// The attributes of the SAX1 start tag being parsed (reused).
+    atts: Attributes,
+    /// Allocations of element names whose elements have ended (SAX1).
+    name_pool: Vec<Vec<u8>>,
+}
+
+/// Attributes of a start tag, names and values in one reused buffer.
+#[derive(Debug, Default)]
+pub(super) struct Attributes {
+    bytes: Vec<u8>,
+    /// (name start, name end = value start, value end) in `bytes`.
+    spans: Vec<(usize, usize, usize)>,
+}
+
+impl Attributes {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.spans.clear();
+    }
+
+    fn contains(&self, name: &[u8]) -> bool {
+        self.spans
+            .iter()
+            .any(|&(s, m, _)| self.bytes[s..m] == *name)
+    }
+
+    fn name(&self, k: usize) -> &[u8] {
+        let (s, m, _) = self.spans[k];
+        &self.bytes[s..m]
+    }
+
+    fn value(&self, k: usize) -> &[u8] {
+        let (_, m, e) = self.spans[k];
+        &self.bytes[m..e]
+    }
 }
 
 impl Core {
@@ -285,7 +338,34 @@ impl Core {
     ) -> bool {
         self.installed = installed;
         let ret = self.parse_chunk(sink, chunk, is_final);
+        self.idle = self.idle_mode();
         ret == 0 && self.last_level <= Level::Warning
+    }
+
+    /// What [`idle_byte`](Self::idle_byte) may assume until the next
+    /// `parse`: only a call of the push loop changes it.
+    fn idle_mode(&self) -> Idle {
+        if self.error_code != 0
+            || self.state == State::Eof
+            || self.buf.is_empty()
+            || self.pending_enc_error
+            || self.enc.mode != encoding::Mode::Utf8
+            || self.enc.has_pending()
+        {
+            Idle::No
+        } else if matches!(
+            self.state,
+            State::StartTag | State::CData | State::EndTag | State::Dtd
+        ) || matches!(
+            self.progressive,
+            Progressive::Comment | Progressive::Pi | Progressive::Dtd
+        ) {
+            Idle::Markup
+        } else if self.state == State::Content && self.progressive != Progressive::Off {
+            Idle::Content
+        } else {
+            Idle::No
+        }
     }
 
     /// libxml2's error number, as `xml_get_error_code()` reports it.
@@ -310,6 +390,9 @@ impl Core {
 
     /// `xmlParseChunk`.
     fn parse_chunk(&mut self, sink: &mut impl Sax, chunk: &[u8], terminate: bool) -> i32 {
+        if !terminate && let Some(ret) = self.parse_small_chunk(sink, chunk) {
+            return ret;
+        }
         if self.error_code != 0 && self.disable_sax {
             return self.error_code;
         }
@@ -328,11 +411,12 @@ impl Core {
         }
         let avail = self.buf.len();
         let new = &self.buf[old_avail.min(avail)..];
-        if terminate
+        if (terminate
             || old_avail == 0
             || avail == 0
             || avail > 10_000_000
-            || self.check_transition(new)
+            || self.check_transition(new))
+            && !self.content_waits(terminate)
         {
             self.try_or_finish(sink, terminate);
         }
@@ -369,9 +453,124 @@ impl Core {
         }
     }
 
+    /// One byte of UTF-8 input that is not the last (`xml_parse()` fed
+    /// byte by byte), taken without the push loop when `xmlParseChunk`
+    /// would only append it: inside markup without a `>`, or in text that
+    /// [`content_waits`](Self::content_waits). Returns the call's result
+    /// then; `None` (nothing done) when the byte needs the general path.
+    #[inline]
+    pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
+        let len = self.buf.len();
+        if b == b'\r' || len >= 10_000_000 {
+            return None;
+        }
+        // check_transition, then content_waits, on the buffer with `b`
+        let waits = match self.idle {
+            Idle::No => false,
+            Idle::Markup => b != b'>',
+            Idle::Content => {
+                let avail = len + 1 - self.cur;
+                let c = if self.cur < len {
+                    self.buf[self.cur]
+                } else {
+                    b
+                };
+                avail < 2
+                    || (avail < input::BIG_BUFFER_SIZE
+                        && c != b'<'
+                        && c != b'&'
+                        && b != b'<'
+                        && self.last_lt.is_none_or(|l| self.cur > l))
+            }
+        };
+        if !waits {
+            return None;
+        }
+        self.buf.push(b);
+        // lasts_append for one byte: only '<', '>' and quotes change it
+        if matches!(b, b'<' | b'>' | b'"' | b'\'') {
+            self.lasts_append(len);
+        }
+        Some(self.last_level <= Level::Warning)
+    }
+
+    /// `xmlParseChunk` for a few bytes of UTF-8 that are not the last
+    /// (byte-by-byte feeding), with nothing to convert and no pending
+    /// error: the general path with its tests for other cases left out.
+    /// `None` when it does not apply (nothing done).
+    fn parse_small_chunk(&mut self, sink: &mut impl Sax, chunk: &[u8]) -> Option<i32> {
+        let (&last, _) = chunk.split_last()?;
+        if chunk.len() > 8
+            || last == b'\r'
+            || self.error_code != 0
+            || self.state == State::Eof
+            || self.buf.is_empty()
+            || self.buf.len() + chunk.len() > 10_000_000
+            || self.pending_enc_error
+            || self.enc.mode != encoding::Mode::Utf8
+            || self.enc.has_pending()
+        {
+            return None;
+        }
+        let old = self.buf.len();
+        if let [b] = chunk {
+            self.buf.push(*b);
+        } else {
+            self.buf.extend_from_slice(chunk);
+        }
+        self.lasts_append(old);
+        if self.check_transition(chunk) && !self.content_waits(false) {
+            self.try_or_finish(sink, false);
+            if self.state == State::Eof {
+                return Some(self.error_code);
+            }
+        }
+        if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
+            self.fatal(err::INTERNAL_ERROR);
+            self.halt();
+        }
+        if self.error_code != 0 && self.disable_sax {
+            return Some(self.error_code);
+        }
+        Some(if self.well_formed { 0 } else { self.error_code })
+    }
+
+    /// Whether `xmlParseTryOrFinish` would return at once without a
+    /// change, in element content waiting for the end of a text: fewer
+    /// than two bytes, or text that is short of `XML_PARSER_BIG_BUFFER_SIZE`
+    /// with no `<` after it yet. (Its input shrink, the only thing it would
+    /// do, waits for the next call; positions do not depend on it.) Feeding
+    /// text byte by byte then costs little more than appending the bytes.
+    fn content_waits(&self, terminate: bool) -> bool {
+        if terminate
+            || self.state != State::Content
+            || self.progressive == Progressive::Off
+            || self.pending_enc_error
+            || self.error_code != 0
+        {
+            return false;
+        }
+        let avail = self.buf.len() - self.cur;
+        if avail < 2 {
+            return true;
+        }
+        if avail >= input::BIG_BUFFER_SIZE {
+            return false;
+        }
+        let c = self.buf[self.cur];
+        c != b'<' && c != b'&' && self.last_lt.is_none_or(|l| self.cur > l)
+    }
+
     /// `xmlParseCheckTransition`: whether new data can move the parser on.
     fn check_transition(&self, new: &[u8]) -> bool {
-        let has_gt = || new.contains(&b'>');
+        #[allow(clippy::manual_contains)] // memchr's call costs more on a few bytes
+        let has_gt = || {
+            if new.len() < 16 {
+                new.iter().any(|&b| b == b'>')
+            } else {
+                new.contains(&b'>')
+            }
+        };
         if self.state == State::StartTag
             || self.progressive == Progressive::Comment
             || self.state == State::CData
@@ -433,7 +632,7 @@ impl Core {
 
     // --- compat.c's routing of SAX events to PHP's handlers ---
 
-    fn emit_characters(&mut self, sink: &mut impl Sax, data: &[u8]) {
+    fn emit_characters(&self, sink: &mut impl Sax, data: &[u8]) {
         if self.installed.character_data {
             sink.character_data(data);
         } else if self.installed.default {
@@ -441,7 +640,7 @@ impl Core {
         }
     }
 
-    fn emit_comment(&mut self, sink: &mut impl Sax, text: &[u8]) {
+    fn emit_comment(&self, sink: &mut impl Sax, text: &[u8]) {
         if self.installed.default {
             let mut d = Vec::with_capacity(text.len() + 7);
             d.extend_from_slice(b"<!--");
@@ -451,7 +650,7 @@ impl Core {
         }
     }
 
-    fn emit_pi(&mut self, sink: &mut impl Sax, target: &[u8], data: Option<&[u8]>) {
+    fn emit_pi(&self, sink: &mut impl Sax, target: &[u8], data: Option<&[u8]>) {
         if self.installed.processing_instruction {
             sink.processing_instruction(target, data);
         } else if self.installed.default {
@@ -466,21 +665,29 @@ impl Core {
     }
 
     /// SAX1 start tag.
-    fn emit_start(&mut self, sink: &mut impl Sax, name: &[u8], atts: &[(Vec<u8>, Vec<u8>)]) {
+    fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
         if self.installed.element {
-            let list: Vec<(&[u8], &[u8])> = atts
-                .iter()
-                .map(|(n, v)| (n.as_slice(), v.as_slice()))
-                .collect();
-            sink.start_element(name, &list);
+            const ON_STACK: usize = 16;
+            let n = atts.spans.len();
+            if n <= ON_STACK {
+                let mut list: [(&[u8], &[u8]); ON_STACK] = [(&[], &[]); ON_STACK];
+                for (k, slot) in list[..n].iter_mut().enumerate() {
+                    *slot = (atts.name(k), atts.value(k));
+                }
+                sink.start_element(name, &list[..n]);
+            } else {
+                let list: Vec<(&[u8], &[u8])> =
+                    (0..n).map(|k| (atts.name(k), atts.value(k))).collect();
+                sink.start_element(name, &list);
+            }
         } else if self.installed.default {
             let mut d = vec![b'<'];
             d.extend_from_slice(name);
-            for (n, v) in atts {
+            for k in 0..atts.spans.len() {
                 d.push(b' ');
-                d.extend_from_slice(n);
+                d.extend_from_slice(atts.name(k));
                 d.extend_from_slice(b"=\"");
-                d.extend_from_slice(v);
+                d.extend_from_slice(atts.value(k));
                 d.push(b'"');
             }
             d.push(b'>');
@@ -489,7 +696,7 @@ impl Core {
     }
 
     /// SAX1 end tag.
-    fn emit_end(&mut self, sink: &mut impl Sax, name: &[u8]) {
+    fn emit_end(&self, sink: &mut impl Sax, name: &[u8]) {
         if self.installed.element {
             sink.end_element(name);
         } else if self.installed.default {
@@ -519,7 +726,7 @@ impl Core {
     /// SAX2 start tag (`_start_element_handler_ns`).
     #[allow(clippy::too_many_arguments)]
     fn emit_start_ns(
-        &mut self,
+        &self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
@@ -587,7 +794,7 @@ impl Core {
 
     /// SAX2 end tag (`_end_element_handler_ns`).
     fn emit_end_ns(
-        &mut self,
+        &self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,

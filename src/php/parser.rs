@@ -2,8 +2,8 @@
 //! with handlers, `xml_parse_into_struct()` and the error state.
 
 use crate::core::Core;
-use crate::decode::{TargetEncoding, xml_utf8_decode_into};
-use crate::php::array::{Key, symtable_update};
+use crate::decode::TargetEncoding;
+use crate::php::array::{Key, key_class, key_from, key_is};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
@@ -32,6 +32,18 @@ pub struct Parser {
     /// character-data trampolines stay installed for good.
     struct_installed: bool,
     builder: Builder,
+    /// Buffers the handler calls reuse from one call to the next.
+    buffers: Buffers,
+}
+
+/// The [`Adapter`]'s working buffers, kept by the parser between
+/// `xml_parse()` calls so that their allocations are reused.
+#[derive(Debug, Default)]
+struct Buffers {
+    name: Vec<u8>,
+    text: Vec<u8>,
+    scratch: Vec<u8>,
+    attributes: Vec<(Key, Vec<u8>)>,
 }
 
 /// What PHP keeps per parser, as PHP 8.2 keeps it (C `int`s).
@@ -118,6 +130,7 @@ impl Parser {
             },
             struct_installed: false,
             builder: Builder::default(),
+            buffers: Buffers::default(),
         })
     }
 
@@ -319,6 +332,25 @@ impl Parser {
         chunk: &[u8],
         is_final: bool,
     ) -> bool {
+        // A byte the core only has to append needs no handler set-up.
+        if !is_final
+            && let [b] = *chunk
+            && let Some(ok) = self.core.idle_byte(b)
+        {
+            return ok;
+        }
+        self.parse_chunk(handler, chunk, is_final)
+    }
+
+    /// [`parse`](Self::parse) when the core has work to do (kept out of
+    /// line so that the one-byte path above stays small).
+    #[inline(never)]
+    fn parse_chunk<H: Handler + ?Sized>(
+        &mut self,
+        handler: &mut H,
+        chunk: &[u8],
+        is_final: bool,
+    ) -> bool {
         if !self.struct_installed {
             return self.run(handler, None, chunk, is_final);
         }
@@ -422,9 +454,7 @@ impl Parser {
             set,
             handler,
             builder,
-            name: Vec::new(),
-            text: Vec::new(),
-            scratch: Vec::new(),
+            buffers: &mut self.buffers,
         };
         feed(&mut self.core, &mut adapter, installed.to_installed())
     }
@@ -534,54 +564,120 @@ pub(crate) struct Adapter<'a, H: ?Sized> {
     set: HandlerSet,
     handler: &'a mut H,
     builder: Option<&'a mut Builder>,
-    name: Vec<u8>,
-    text: Vec<u8>,
-    scratch: Vec<u8>,
+    buffers: &'a mut Buffers,
+}
+
+/// `xml_utf8_decode()`, appending to `out`: ASCII (the usual names,
+/// values and text) is the same in every target, so it is copied as it is.
+#[inline]
+fn decode_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
+    if target == TargetEncoding::Utf8 || src.is_ascii() {
+        out.extend_from_slice(src);
+    } else {
+        crate::decode::xml_utf8_decode_into(src, target, out);
+    }
 }
 
 /// `xml_utf8_decode()` into a cleared buffer.
 fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
     out.clear();
-    xml_utf8_decode_into(s, target, out);
+    decode_into(s, target, out);
 }
 
 impl<H: Handler + ?Sized> Adapter<'_, H> {
-    /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters.
-    fn decode_tag(&mut self, raw: &[u8], out_is_name: bool) -> Vec<u8> {
-        let mut out = if out_is_name {
-            std::mem::take(&mut self.name)
-        } else {
-            Vec::new()
-        };
+    /// `_xml_decode_tag()` into the name buffer (taken out of it).
+    fn decode_tag(&mut self, raw: &[u8]) -> Vec<u8> {
+        let mut out = std::mem::take(&mut self.buffers.name);
+        self.decode_tag_into(raw, &mut out);
+        out
+    }
+
+    /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
+    /// into a cleared `out`.
+    fn decode_tag_into(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         out.clear();
+        if !self.options.empty_separator
+            && (self.options.target == TargetEncoding::Utf8 || raw.is_ascii())
+        {
+            // The bytes as they are (UTF-8 target, or ASCII): copy and
+            // fold in one pass.
+            if self.options.case_folding != 0 {
+                out.extend(raw.iter().map(u8::to_ascii_uppercase));
+            } else {
+                out.extend_from_slice(raw);
+            }
+            return;
+        }
         if self.options.empty_separator && raw.contains(&0) {
-            self.scratch.clear();
-            self.scratch.extend(raw.iter().copied().filter(|&b| b != 0));
-            xml_utf8_decode_into(&self.scratch, self.options.target, &mut out);
+            let scratch = &mut self.buffers.scratch;
+            scratch.clear();
+            scratch.extend(raw.iter().copied().filter(|&b| b != 0));
+            decode_into(scratch, self.options.target, out);
         } else {
-            xml_utf8_decode_into(raw, self.options.target, &mut out);
+            decode_into(raw, self.options.target, out);
         }
         if self.options.case_folding != 0 {
             out.make_ascii_uppercase();
         }
-        out
     }
 
-    fn attribute_array(&mut self, attributes: &[Attribute<'_>]) -> Vec<(Key, Vec<u8>)> {
-        let mut array = Vec::with_capacity(attributes.len());
+    /// The attribute array PHP builds, as `symtable_update()` on an empty
+    /// array for each attribute in turn, in the first slots of `array`:
+    /// returns how many. The slots (and their allocations) are reused from
+    /// call to call; those past the count are spare.
+    fn attribute_array(
+        &mut self,
+        attributes: &[Attribute<'_>],
+        array: &mut Vec<(Key, Vec<u8>)>,
+    ) -> usize {
+        let mut len = 0;
+        // One bit per (length, first byte, last byte) class of the keys so
+        // far: a key whose bit is clear is not among them.
+        let mut seen = 0u64;
         for &(name, value) in attributes {
-            let key = self.decode_tag(name, false);
-            let mut v = Vec::with_capacity(value.len());
-            xml_utf8_decode_into(value, self.options.target, &mut v);
-            symtable_update(&mut array, &key, v);
+            if len == array.len() {
+                // a new slot, sized for what it will hold (a decoded name
+                // or value is never longer than the UTF-8 one)
+                array.reserve(attributes.len() - len);
+                array.push((
+                    Key::Str(Vec::with_capacity(name.len())),
+                    Vec::with_capacity(value.len()),
+                ));
+            }
+            let mut key = match &mut array[len].0 {
+                Key::Str(k) => std::mem::take(k),
+                Key::Int(_) => Vec::new(),
+            };
+            self.decode_tag_into(name, &mut key);
+            let bit = key_class(&key);
+            let earlier = if seen & bit == 0 {
+                None
+            } else {
+                array[..len].iter().position(|(k, _)| key_is(k, &key))
+            };
+            seen |= bit;
+            let slot = match earlier {
+                Some(slot) => {
+                    array[len].0 = Key::Str(key);
+                    slot
+                }
+                None => {
+                    array[len].0 = key_from(key);
+                    len += 1;
+                    len - 1
+                }
+            };
+            let v = &mut array[slot].1;
+            v.clear();
+            decode_into(value, self.options.target, v);
         }
-        array
+        len
     }
 
     fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
         s.map(|s| {
             let mut v = Vec::with_capacity(s.len());
-            xml_utf8_decode_into(s, self.options.target, &mut v);
+            decode_into(s, self.options.target, &mut v);
             v
         })
     }
@@ -589,46 +685,61 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
-        let tag = self.decode_tag(name, true);
+        let tag = self.decode_tag(name);
         let skip = self.options.skip();
-        let mut array = None;
-        if self.set.element {
-            let a = self.attribute_array(attributes);
-            self.handler.start_element(skip_tagstart(&tag, skip), &a);
-            array = Some(a);
-        }
+        let mut array = std::mem::take(&mut self.buffers.attributes);
+        let filled = self.set.element.then(|| {
+            let len = self.attribute_array(attributes, &mut array);
+            self.handler
+                .start_element(skip_tagstart(&tag, skip), &array[..len]);
+            len
+        });
         if let Some(builder) = self.builder.take() {
             builder.start(&tag, skip, || {
-                array.unwrap_or_else(|| self.attribute_array(attributes))
+                let len = filled.unwrap_or_else(|| self.attribute_array(attributes, &mut array));
+                array.truncate(len);
+                std::mem::take(&mut array)
             });
             self.builder = Some(builder);
         }
-        self.name = tag;
+        self.buffers.attributes = array;
+        self.buffers.name = tag;
     }
 
     fn end_element(&mut self, name: &[u8]) {
-        let tag = self.decode_tag(name, true);
         let skip = self.options.skip();
+        if !self.set.element
+            && let Some(builder) = self.builder.as_deref_mut()
+            && !builder.end_uses_tag()
+        {
+            // The end of an element without children only retypes its
+            // entry: the name is not needed.
+            builder.end(b"", skip);
+            return;
+        }
+        let tag = self.decode_tag(name);
         if self.set.element {
             self.handler.end_element(skip_tagstart(&tag, skip));
         }
         if let Some(builder) = self.builder.as_deref_mut() {
             builder.end(&tag, skip);
         }
-        self.name = tag;
+        self.buffers.name = tag;
     }
 
     fn character_data(&mut self, data: &[u8]) {
-        decode_to(&mut self.text, data, self.options.target);
+        // A UTF-8 target is the bytes as they are: no copy.
+        let text = if self.options.target == TargetEncoding::Utf8 {
+            data
+        } else {
+            decode_to(&mut self.buffers.text, data, self.options.target);
+            &self.buffers.text
+        };
         if self.set.character_data {
-            self.handler.character_data(&self.text);
+            self.handler.character_data(text);
         }
         if let Some(builder) = self.builder.as_deref_mut() {
-            builder.cdata(
-                &self.text,
-                self.options.skip(),
-                self.options.skip_white != 0,
-            );
+            builder.cdata(text, self.options.skip(), self.options.skip_white != 0);
         }
     }
 
@@ -636,18 +747,18 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.processing_instruction {
             return;
         }
-        decode_to(&mut self.text, target, self.options.target);
+        decode_to(&mut self.buffers.text, target, self.options.target);
         let data = self.opt(data);
         self.handler
-            .processing_instruction(&self.text, data.as_deref());
+            .processing_instruction(&self.buffers.text, data.as_deref());
     }
 
     fn default(&mut self, data: &[u8]) {
         if !self.set.default {
             return;
         }
-        decode_to(&mut self.text, data, self.options.target);
-        self.handler.default_data(&self.text);
+        decode_to(&mut self.buffers.text, data, self.options.target);
+        self.handler.default_data(&self.buffers.text);
     }
 
     fn unparsed_entity_decl(
@@ -660,11 +771,11 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.unparsed_entity_decl {
             return;
         }
-        decode_to(&mut self.text, name, self.options.target);
+        decode_to(&mut self.buffers.text, name, self.options.target);
         let (system_id, public_id, notation) =
             (self.opt(system_id), self.opt(public_id), self.opt(notation));
         self.handler.unparsed_entity_decl(
-            &self.text,
+            &self.buffers.text,
             None,
             system_id.as_deref(),
             public_id.as_deref(),
@@ -676,10 +787,14 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.notation_decl {
             return;
         }
-        decode_to(&mut self.text, name, self.options.target);
+        decode_to(&mut self.buffers.text, name, self.options.target);
         let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
-        self.handler
-            .notation_decl(&self.text, None, system_id.as_deref(), public_id.as_deref());
+        self.handler.notation_decl(
+            &self.buffers.text,
+            None,
+            system_id.as_deref(),
+            public_id.as_deref(),
+        );
     }
 
     fn external_entity_ref(
@@ -692,10 +807,14 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.external_entity_ref {
             return false;
         }
-        decode_to(&mut self.text, open_entity_names, self.options.target);
+        decode_to(
+            &mut self.buffers.text,
+            open_entity_names,
+            self.options.target,
+        );
         let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
         self.handler.external_entity_ref(
-            &self.text,
+            &self.buffers.text,
             Some(b""),
             system_id.as_deref(),
             public_id.as_deref(),
@@ -707,8 +826,8 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             return;
         }
         let prefix = self.opt(prefix);
-        decode_to(&mut self.text, uri, self.options.target);
+        decode_to(&mut self.buffers.text, uri, self.options.target);
         self.handler
-            .start_namespace_decl(prefix.as_deref(), &self.text);
+            .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
     }
 }

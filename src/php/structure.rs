@@ -2,8 +2,34 @@
 //! PHP 8.2's `ext/xml/xml.c` builds them.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::php::array::Key;
+
+/// A small fast hasher for the index's tag lookup (tags are short byte
+/// strings chosen by the document; the map is rebuilt for every call, and
+/// its order is never observed).
+#[derive(Default)]
+struct TagHasher(u64);
+
+impl Hasher for TagHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// PHP's `XML_MAXLEVEL`: deeper elements get no entries of their own.
 pub(crate) const MAX_LEVEL: i64 = 255;
@@ -97,12 +123,17 @@ pub struct Entry {
 pub(crate) struct Builder {
     pub(crate) values: Vec<Entry>,
     index: Vec<(Vec<u8>, Vec<i64>)>,
-    index_slots: HashMap<Vec<u8>, usize>,
+    index_slots: HashMap<Vec<u8>, usize, BuildHasherDefault<TagHasher>>,
+    /// Index slots of recently seen tags, by [`recent_way`] (any value is
+    /// safe: a slot is used only if its name matches).
+    recent: [usize; 16],
     /// `parser->level`.
     level: i64,
     /// `parser->ltags`: full names (before `SKIP_TAGSTART`) of the open
-    /// elements up to `MAX_LEVEL`.
+    /// elements up to `MAX_LEVEL`: the first `ltags_len` of these (the
+    /// others keep their allocations for reuse).
     ltags: Vec<Vec<u8>>,
+    ltags_len: usize,
     /// `parser->curtag`: the next index position; never reset.
     curtag: i64,
     /// `parser->lastwasopen`: never reset.
@@ -110,6 +141,13 @@ pub(crate) struct Builder {
     /// `parser->ctag`: the entry of the last element start; `None` once it
     /// belongs to an array of an earlier call.
     ctag: Option<usize>,
+}
+
+/// Where a tag's slot is remembered in `Builder::recent`.
+fn recent_way(name: &[u8]) -> usize {
+    let first = usize::from(name.first().copied().unwrap_or(0));
+    let last = usize::from(name.last().copied().unwrap_or(0));
+    (name.len() ^ first ^ (last << 1)) & 15
 }
 
 /// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
@@ -124,7 +162,7 @@ impl Builder {
         self.index.clear();
         self.index_slots.clear();
         self.level = 0;
-        self.ltags.clear();
+        self.ltags_len = 0;
         self.ctag = None;
     }
 
@@ -147,13 +185,20 @@ impl Builder {
 
     /// `_xml_add_to_info()`.
     fn add_to_info(&mut self, name: &[u8]) {
-        let slot = if let Some(&slot) = self.index_slots.get(name) {
+        // Tags repeat: a few recent slots, checked against the index's own
+        // copy of the name, save most hash lookups.
+        let way = recent_way(name);
+        let cached = self.recent[way];
+        let slot = if cached < self.index.len() && self.index[cached].0 == name {
+            cached
+        } else if let Some(&slot) = self.index_slots.get(name) {
             slot
         } else {
             self.index.push((name.to_vec(), Vec::new()));
             self.index_slots.insert(name.to_vec(), self.index.len() - 1);
             self.index.len() - 1
         };
+        self.recent[way] = slot;
         self.index[slot].1.push(self.curtag);
         self.curtag += 1;
     }
@@ -183,10 +228,30 @@ impl Builder {
             value: None,
         });
         let depth = usize::try_from(self.level - 1).unwrap_or(0);
-        self.ltags.resize(depth, Vec::new());
-        self.ltags.push(tag.to_vec());
+        // Levels skipped since the last start (as `resize` would) hold no
+        // name.
+        if depth > self.ltags_len {
+            let end = depth.min(self.ltags.len());
+            let start = self.ltags_len.min(end);
+            self.ltags[start..end].iter_mut().for_each(Vec::clear);
+        }
+        if depth < self.ltags.len() {
+            let slot = &mut self.ltags[depth];
+            slot.clear();
+            slot.extend_from_slice(tag);
+        } else {
+            self.ltags.resize(depth, Vec::new());
+            self.ltags.push(tag.to_vec());
+        }
+        self.ltags_len = depth + 1;
         self.lastwasopen = true;
         self.ctag = Some(self.values.len() - 1);
+    }
+
+    /// Whether [`end`](Self::end) looks at its tag (it does not for an
+    /// element without children, whose entry it only retypes).
+    pub(crate) fn end_uses_tag(&self) -> bool {
+        !self.lastwasopen
     }
 
     /// An element end; `tag` is decoded and folded. No depth check, as in
@@ -237,7 +302,7 @@ impl Builder {
         }
         if (1..=MAX_LEVEL).contains(&self.level) && (doprint || !skip_white) {
             let depth = usize::try_from(self.level - 1).unwrap_or(0);
-            let Some(parent) = self.ltags.get(depth) else {
+            let Some(parent) = self.ltags[..self.ltags_len].get(depth) else {
                 return;
             };
             let short = skip_tagstart(parent, skip).to_vec();

@@ -5,6 +5,10 @@ mod parse;
 
 use std::process::ExitCode;
 
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 phpxml: parse and convert XML exactly as PHP 8.2's xml extension does
 

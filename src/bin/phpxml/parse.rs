@@ -10,7 +10,7 @@ use crate::Failure;
 fn play(command: Command, args: &[String]) -> Result<(), Failure> {
     let invocation = Invocation::parse(command, args).map_err(|e| Failure::Usage(e.to_string()))?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let written = report::run_to(&invocation, &mut stdout).and_then(|()| {
+    let written = report::run_before_exit(&invocation, &mut stdout).and_then(|()| {
         stdout
             .flush()
             .map_err(|e| RunError::Io(format!("cannot write output: {e}")))
