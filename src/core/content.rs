@@ -649,10 +649,6 @@ impl Core {
         let (mut c, mut l) = self.cur_char();
         while self.raw() != limit && is_char(c) && c != u32::from(b'<') && self.state != State::Eof
         {
-            if buf.len() > MAX_TEXT_LENGTH {
-                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return None;
-            }
             if c == u32::from(b'&') {
                 in_space = false;
                 if self.nxt(1) == b'#' {
@@ -685,6 +681,12 @@ impl Core {
                 self.nextl(l);
             }
             (c, l) = self.cur_char();
+            // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
+            if buf.len() > MAX_TEXT_LENGTH {
+                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
+                self.memory_error();
+                return None;
+            }
         }
         if self.state == State::Eof {
             return None;
@@ -718,7 +720,7 @@ impl Core {
             return;
         }
         self.depth += 1;
-        let rep = self.decode_entities(&ent.content.clone(), 0);
+        let rep = self.decode_entities(&ent.content);
         self.depth -= 1;
         if let Some(rep) = rep {
             for b in rep {
@@ -1141,16 +1143,17 @@ impl Core {
             if r == u32::from(b'-') && q == u32::from(b'-') {
                 self.fatal(err::HYPHEN_IN_COMMENT);
             }
-            if buf.len() > MAX_TEXT_LENGTH {
-                self.fatal(err::COMMENT_NOT_FINISHED);
-                return;
-            }
             push_utf8(&mut buf, q);
             q = r;
             r = c;
             rl = l;
             self.nextl(l);
             (c, l) = self.cur_char();
+            // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
+            if buf.len() > MAX_TEXT_LENGTH {
+                self.fatal(err::COMMENT_NOT_FINISHED);
+                return;
+            }
         }
         let _ = rl;
         if c == 0 {
@@ -1207,13 +1210,14 @@ impl Core {
         let mut buf: Vec<u8> = Vec::new();
         let (mut c, mut l) = self.cur_char();
         while is_char(c) && (c != u32::from(b'?') || self.nxt(1) != b'>') {
+            push_utf8(&mut buf, c);
+            self.nextl(l);
+            (c, l) = self.cur_char();
+            // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
             if buf.len() > MAX_TEXT_LENGTH {
                 self.fatal(err::PI_NOT_FINISHED);
                 return;
             }
-            push_utf8(&mut buf, c);
-            self.nextl(l);
-            (c, l) = self.cur_char();
         }
         if c != u32::from(b'?') {
             self.fatal(err::PI_NOT_FINISHED);
@@ -1343,7 +1347,9 @@ impl Core {
             return None;
         }
         self.next_char();
-        self.nb_entities += 1;
+        if predefined(&name).is_none() {
+            self.nb_entities += 1;
+        }
         let found = self.compat_get_entity(sink, &name);
         if self.state == State::Eof {
             return None;
@@ -1355,6 +1361,7 @@ impl Core {
                 } else {
                     self.error(err::WAR_UNDECLARED_ENTITY);
                 }
+                self.entity_check(None);
                 None
             }
             Some(kind) => {
@@ -1450,15 +1457,20 @@ impl Core {
     }
 
     /// `xmlStringDecodeEntities(ctxt, str, XML_SUBSTITUTE_REF)`: expands
-    /// references in an entity's replacement text for an attribute value.
-    pub(super) fn decode_entities(&mut self, s: &[u8], _depth: u32) -> Option<Vec<u8>> {
+    /// references in an entity's replacement text for an attribute value,
+    /// with libxml2's amplification checks (`xmlParserEntityCheck`) where it
+    /// makes them: after each reference, and each time its buffer would
+    /// grow while a replacement text is copied in.
+    pub(super) fn decode_entities(&mut self, s: &[u8]) -> Option<Vec<u8>> {
         if self.depth > 40 {
             self.fatal(err::ENTITY_LOOP);
             return None;
         }
         let mut out = Vec::new();
+        // libxml2's buffer size: its checks run when it grows
+        let mut size = BIG_BUFFER_SIZE;
         let mut i = 0;
-        while i < s.len() {
+        while i < s.len() && self.state != State::Eof {
             let c = s[i];
             if c == b'&' && s.get(i + 1) == Some(&b'#') {
                 let (val, n) = string_char_ref(&s[i..]);
@@ -1480,49 +1492,144 @@ impl Core {
                 }
                 let name = s[i + 1..j].to_vec();
                 i = j + 1;
-                self.nb_entities += 1;
-                match self.find_entity(&name) {
-                    None => {
-                        if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs)
-                        {
-                            self.fatal(err::UNDECLARED_ENTITY);
-                        } else {
-                            self.error(err::WAR_UNDECLARED_ENTITY);
-                        }
+                if let Some(p) = predefined(&name) {
+                    out.push(p.content[0]);
+                    if out.len() + BIG_BUFFER_SIZE > size {
+                        size = size * 2 + BIG_BUFFER_SIZE;
                     }
-                    Some(e) if e.kind == EntityKind::Predefined => out.push(e.content[0]),
-                    Some(e) => {
-                        if e.kind == EntityKind::ExternalGeneralParsed {
-                            self.fatal(err::ENTITY_IS_EXTERNAL);
-                            continue;
-                        }
-                        if e.content.contains(&b'<') {
-                            self.fatal(err::LT_IN_ATTRIBUTE);
-                        }
-                        self.depth += 1;
-                        let rep = self.decode_entities(&e.content, 0);
-                        self.depth -= 1;
-                        match rep {
-                            Some(r) => {
-                                if out.len() + r.len() > 10_000_000 {
-                                    self.fatal(err::ENTITY_LOOP);
-                                    return None;
-                                }
-                                out.extend_from_slice(&r);
-                            }
-                            None => return None,
-                        }
-                    }
+                    continue;
                 }
-                if self.state == State::Eof {
+                self.nb_entities += 1;
+                let Some(e) = self.entities.get(&name) else {
+                    if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+                        self.fatal(err::UNDECLARED_ENTITY);
+                    } else {
+                        self.error(err::WAR_UNDECLARED_ENTITY);
+                    }
+                    // once in xmlParseStringEntityRef, once after it
+                    self.entity_check(None);
+                    self.entity_check(None);
+                    continue;
+                };
+                let (kind, has_lt) = (e.kind, e.content.contains(&b'<'));
+                if kind == EntityKind::ExternalGeneralParsed {
+                    self.fatal(err::ENTITY_IS_EXTERNAL);
+                    continue;
+                }
+                if has_lt {
+                    self.fatal(err::LT_IN_ATTRIBUTE);
+                }
+                self.entity_check(Some(&name));
+                let Some(e) = self.entities.get(&name) else {
+                    continue;
+                };
+                self.nb_entities += e.checked / 2;
+                let content = e.content.clone();
+                self.depth += 1;
+                let rep = self.decode_entities(&content);
+                self.depth -= 1;
+                let Some(rep) = rep else {
+                    // libxml2 empties the entity (`ent->content[0] = 0`)
+                    if let Some(e) = self.entities.get_mut(&name) {
+                        e.content.clear();
+                    }
                     return None;
+                };
+                for b in rep {
+                    out.push(b);
+                    if out.len() + BIG_BUFFER_SIZE > size {
+                        if self.entity_check_size(out.len()) {
+                            return None;
+                        }
+                        size = size * 2 + BIG_BUFFER_SIZE;
+                    }
                 }
             } else {
                 out.push(c);
                 i += 1;
+                if out.len() + BIG_BUFFER_SIZE > size {
+                    size = size * 2 + BIG_BUFFER_SIZE;
+                }
             }
         }
         Some(out)
+    }
+
+    /// `xmlParserEntityCheck(ctxt, 0, ent, 0)` after a reference to `name`
+    /// (`None`: an undeclared entity): the first time an entity is met its
+    /// replacement text is expanded once to count the references inside
+    /// (`ent->checked`); then too many references for the input read so far
+    /// is error 89. True when it failed.
+    pub(super) fn entity_check(&mut self, name: Option<&[u8]>) -> bool {
+        if self.error_code == err::ENTITY_LOOP {
+            return true;
+        }
+        let Some(name) = name else {
+            if !matches!(
+                self.error_code,
+                err::UNDECLARED_ENTITY | err::WAR_UNDECLARED_ENTITY
+            ) || self.nb_entities <= 10_000
+            {
+                return false;
+            }
+            self.fatal(err::ENTITY_LOOP);
+            return true;
+        };
+        let Some(e) = self.entities.get_mut(name) else {
+            return false;
+        };
+        if e.checked == 0 && e.kind != EntityKind::Predefined {
+            e.checked = 1;
+            let content = e.content.clone();
+            let before = self.nb_entities;
+            self.depth += 1;
+            let rep = self.decode_entities(&content);
+            self.depth -= 1;
+            let diff = (self.nb_entities - before + 1).min(i32::MAX as u64 / 2);
+            let looped = self.error_code == err::ENTITY_LOOP;
+            if let Some(e) = self.entities.get_mut(name) {
+                if rep.is_none() || looped {
+                    e.content.clear();
+                }
+                e.checked = diff * 2 | u64::from(rep.is_some_and(|r| r.contains(&b'<')));
+            }
+        }
+        let size = self.entities.get(name).map_or(0, |e| e.checked / 2);
+        let consumed = self.consumed + self.cur as u64;
+        if size * 3 < consumed * 10 {
+            return false;
+        }
+        self.fatal(err::ENTITY_LOOP);
+        true
+    }
+
+    /// `xmlParserEntityCheck(ctxt, size, ent, 0)` while `size` bytes of
+    /// replacement text have been copied: more than ten times the input read
+    /// so far (or ten times as many references) is error 89.
+    fn entity_check_size(&mut self, size: usize) -> bool {
+        if self.error_code == err::ENTITY_LOOP {
+            return true;
+        }
+        if size < 1000 {
+            return false;
+        }
+        let consumed = self.consumed + self.cur as u64;
+        if (size as u64) < consumed * 10 && self.nb_entities * 3 < consumed * 10 {
+            return false;
+        }
+        self.fatal(err::ENTITY_LOOP);
+        true
+    }
+
+    /// `xmlErrMemory`: libxml2's way out of an over-long value; number 2
+    /// until the next error replaces it.
+    fn memory_error(&mut self) {
+        if self.disable_sax && self.state == State::Eof {
+            return;
+        }
+        self.error_code = err::NO_MEMORY;
+        self.last_level = super::Level::Fatal;
+        self.disable_sax = true;
     }
 }
 

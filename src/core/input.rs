@@ -330,6 +330,9 @@ impl Core {
         sh(&mut self.gt_after_lt);
         sh(&mut self.gt_before_lt);
         sh(&mut self.last_gt_any);
+        self.dtd_rescan = self
+            .dtd_rescan
+            .and_then(|(p, q)| p.checked_sub(n).map(|p| (p, q)));
         if self.last_lt.is_none() {
             self.gt_after_lt = None;
             self.gt_before_lt = None;

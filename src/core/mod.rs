@@ -30,6 +30,7 @@ use crate::sax::{Installed, Sax};
 #[allow(missing_docs)]
 pub(crate) mod err {
     pub const INTERNAL_ERROR: i32 = 1;
+    pub const NO_MEMORY: i32 = 2;
     pub const DOCUMENT_START: i32 = 3;
     pub const DOCUMENT_EMPTY: i32 = 4;
     pub const DOCUMENT_END: i32 = 5;
@@ -256,8 +257,10 @@ pub(crate) struct Core {
     /// `&name;` the default handler gets while an attribute value is parsed
     /// (compat.c's getEntity), sent before the start tag's events.
     pending_default_refs: Vec<Vec<u8>>,
-    /// Quote the internal-subset end scan was inside when it paused.
-    dtd_quote: u8,
+    /// Where libxml2's next internal-subset end scan, a rescan from the
+    /// cursor, can resume without changing its outcome, and the quote open
+    /// there.
+    dtd_rescan: Option<(usize, u8)>,
 }
 
 impl Core {
