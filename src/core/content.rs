@@ -6,6 +6,8 @@ use super::chars::{
     is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char, is_char, is_name_char,
     is_name_start, push_utf8,
 };
+use std::collections::{HashMap, HashSet};
+
 use super::input::BIG_BUFFER_SIZE;
 use super::{Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
 use crate::sax::Sax;
@@ -14,6 +16,11 @@ use crate::sax::Sax;
 const MAX_NAME_LENGTH: usize = 50_000;
 /// `XML_MAX_TEXT_LENGTH`.
 const MAX_TEXT_LENGTH: usize = 10_000_000;
+/// phpxml's limit on the replacement text of internal entities handed to
+/// the character-data handler for references in content, per document.
+/// PHP (through libxml2's compat layer) has none: each `&e;` is the whole
+/// of `e` again, so a small document can ask for gigabytes.
+pub(crate) const MAX_ENTITY_TEXT: u64 = 100_000_000;
 
 const XML_NS: &[u8] = b"http://www.w3.org/XML/1998/namespace";
 
@@ -242,6 +249,9 @@ impl Core {
         };
         self.skip_blanks();
         let mut atts: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        // the names so far, once there are many (libxml2 compares each new
+        // name with every earlier one: quadratic)
+        let mut seen: HashSet<Vec<u8>> = HashSet::new();
         while self.raw() != b'>'
             && (self.raw() != b'/' || self.nxt(1) != b'>')
             && is_byte_char(u32::from(self.raw()))
@@ -253,7 +263,15 @@ impl Core {
             let had_name = attname.is_some();
             let had_value = attvalue.is_some();
             if let (Some(n), Some(v)) = (attname, attvalue) {
-                if atts.iter().any(|(an, _)| *an == n) {
+                if atts.len() >= MANY_ATTRIBUTES && seen.is_empty() {
+                    seen.extend(atts.iter().map(|(an, _)| an.clone()));
+                }
+                let duplicate = if seen.is_empty() {
+                    atts.iter().any(|(an, _)| *an == n)
+                } else {
+                    !seen.insert(n.clone())
+                };
+                if duplicate {
                     self.fatal(err::ATTRIBUTE_REDEFINED);
                 } else {
                     atts.push((n, v));
@@ -396,6 +414,7 @@ impl Core {
             }
         }
         // resolve attribute prefixes and check duplicates
+        let mut clashes = Clashes::default();
         for i in 0..atts.len() {
             let nsname = match atts[i].prefix.clone() {
                 Some(p) => {
@@ -408,6 +427,10 @@ impl Core {
                 None => None,
             };
             atts[i].uri = nsname.clone();
+            if atts.len() >= MANY_ATTRIBUTES {
+                clashes.check(self, &atts, i);
+                continue;
+            }
             for j in 0..i {
                 if atts[i].local == atts[j].local {
                     if atts[i].prefix == atts[j].prefix {
@@ -1431,6 +1454,15 @@ impl Core {
                         && let Some(e) = &ent
                         && let Some(s) = sink
                     {
+                        // phpxml's own limit: PHP hands the replacement
+                        // text over for every reference, without bound
+                        self.entity_text += e.content.len() as u64;
+                        if self.entity_text > MAX_ENTITY_TEXT {
+                            self.fatal(err::ENTITY_LOOP);
+                            self.state = State::Eof;
+                            self.halted = true;
+                            return None;
+                        }
                         s.character_data(&e.content);
                     }
                 }
@@ -1591,7 +1623,7 @@ impl Core {
                 if rep.is_none() || looped {
                     e.content.clear();
                 }
-                e.checked = diff * 2 | u64::from(rep.is_some_and(|r| r.contains(&b'<')));
+                e.checked = (diff * 2) | u64::from(rep.is_some_and(|r| r.contains(&b'<')));
             }
         }
         let size = self.entities.get(name).map_or(0, |e| e.checked / 2);
@@ -1814,6 +1846,45 @@ fn has_scheme(u: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// From this many attributes on, duplicates are looked up in hash sets
+/// instead of libxml2's comparison with every earlier attribute; the
+/// results are the same.
+const MANY_ATTRIBUTES: usize = 16;
+
+/// The first earlier attribute each SAX2 attribute clashes with, as
+/// libxml2's pairwise loop finds it: same local name and prefix (error 42)
+/// or same local name and namespace (203), whichever comes first.
+#[derive(Default)]
+struct Clashes {
+    by_prefix: HashMap<(Vec<u8>, Option<Vec<u8>>), usize>,
+    by_uri: HashMap<(Vec<u8>, Vec<u8>), usize>,
+}
+
+impl Clashes {
+    fn check(&mut self, core: &mut Core, atts: &[NsAttr], i: usize) {
+        let a = &atts[i];
+        let same_prefix = self
+            .by_prefix
+            .get(&(a.local.clone(), a.prefix.clone()))
+            .copied();
+        let same_uri = a
+            .uri
+            .as_ref()
+            .and_then(|u| self.by_uri.get(&(a.local.clone(), u.clone())).copied());
+        match (same_prefix, same_uri) {
+            (Some(p), u) if u.is_none_or(|u| p <= u) => core.fatal(err::ATTRIBUTE_REDEFINED),
+            (_, Some(_)) => core.error(err::NS_ERR_ATTRIBUTE_REDEFINED),
+            _ => {}
+        }
+        self.by_prefix
+            .entry((a.local.clone(), a.prefix.clone()))
+            .or_insert(i);
+        if let Some(u) = &a.uri {
+            self.by_uri.entry((a.local.clone(), u.clone())).or_insert(i);
+        }
+    }
 }
 
 /// No sink: references inside attribute values are routed later.

@@ -243,6 +243,9 @@ pub(crate) struct Core {
     /// Attributes declared with a non-CDATA type: (element, attribute).
     special: HashMap<(Vec<u8>, Vec<u8>), ()>,
     nb_entities: u64,
+    /// Bytes of replacement text handed over for references in content
+    /// (see `content::MAX_ENTITY_TEXT`).
+    entity_text: u64,
     depth: u32,
     size_entcopy: u64,
 

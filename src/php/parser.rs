@@ -1,6 +1,8 @@
 //! The parser object of PHP's xml extension: creation, options, parsing
 //! with handlers, `xml_parse_into_struct()` and the error state.
 
+use std::collections::HashMap;
+
 use crate::core::Core;
 use crate::decode::{TargetEncoding, xml_utf8_decode_into};
 use crate::php::array::{Key, symtable_update};
@@ -405,11 +407,24 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
     fn attribute_array(&mut self, attributes: &[Attribute<'_>]) -> Vec<(Key, Vec<u8>)> {
         let mut array = Vec::with_capacity(attributes.len());
+        // positions of the keys, for long lists (a hash table in PHP)
+        let mut slots: HashMap<Key, usize> = HashMap::new();
         for &(name, value) in attributes {
             let key = self.decode_tag(name, false);
             let mut v = Vec::with_capacity(value.len());
             xml_utf8_decode_into(value, self.options.target, &mut v);
-            symtable_update(&mut array, &key, v);
+            if attributes.len() < 16 {
+                symtable_update(&mut array, &key, v);
+                continue;
+            }
+            let key = Key::from_php_string(&key);
+            match slots.get(&key) {
+                Some(&slot) => array[slot].1 = v,
+                None => {
+                    slots.insert(key.clone(), array.len());
+                    array.push((key, v));
+                }
+            }
         }
         array
     }
