@@ -2,6 +2,7 @@
 """Sorts inputs of the `chunked` fuzz target by what PHP does with them.
 
     python3 fuzz/php-triage.py DIR [LIMIT]
+    python3 fuzz/php-triage.py --plain DIR     # cases of tests/mutated_fixtures.rs
 
 For each input (header + chunk plan + document, see fuzz/src/lib.rs) runs
 PHP (fuzz/php-chunks.php) and phpxml (fuzz/target/release/replay) whole and
@@ -34,7 +35,32 @@ def run(cmd):
     return subprocess.run(cmd, capture_output=True, timeout=60).stdout
 
 
+def plain(d):
+    """Cases written by tests/mutated_fixtures.rs: N.xml and N.case (sizes, options)."""
+    counts = {}
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".case"):
+            continue
+        sizes, args = open(os.path.join(d, name)).read().split("\n")[:2]
+        xml = os.path.join(d, name[:-5] + ".xml")
+        args = args.split()
+        pw = run(PHP + ["0"] + args + [xml])
+        pc = run(PHP + [sizes] + args + [xml])
+        ow = run([REPLAY, "0"] + args + [xml])
+        oc = run([REPLAY, sizes] + args + [xml])
+        if pw != pc:
+            cls = "php-depends" + ("" if (ow, oc) == (pw, pc) else " ours-differs")
+        else:
+            cls = "ours-only" if ow != oc else "same"
+        counts[cls] = counts.get(cls, 0) + 1
+        print(f"{cls}\t{name}\t{sizes}\t{' '.join(args)}", flush=True)
+    print(counts, file=sys.stderr)
+
+
 def main():
+    if sys.argv[1] == "--plain":
+        plain(sys.argv[2])
+        return
     d = sys.argv[1]
     limit = int(sys.argv[2]) if len(sys.argv) > 2 else 10**9
     counts = {}

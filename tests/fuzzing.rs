@@ -20,3 +20,42 @@ fn dtd_scan_rescans_from_the_cursor_after_a_quote() {
     assert_eq!(trace(&[], doc, &[7]), whole);
     assert_ne!(trace(&[], doc, &[3]), whole, "PHP differs here too");
 }
+
+/// tests/mutated_fixtures.rs: a document declared US-ASCII with a byte
+/// ≥ 0x80 at the start of a piece gave 81 "Invalid encoding" (a failed
+/// conversion was reported once the parser caught up); libxml2's
+/// `asciiToUTF8` stops there without an error, so PHP reports 5 "Invalid
+/// document end" for every chunking (`fixtures/php/limits/chunking-us-ascii-*`).
+#[test]
+fn us_ascii_high_byte_ends_the_input_quietly() {
+    let doc = b"<?xml version=\"1.0\" encoding=\"US-ASCII\"?><t>\xffcaf</t>";
+    let whole = trace(&[], doc, &[]);
+    for n in 1..=doc.len() {
+        assert_eq!(trace(&[], doc, &[n]), whole, "pieces of {n}");
+    }
+}
+
+/// Found with it: UTF-16 with a lone low surrogate stopped conversion (5
+/// "Invalid document end" before the text); libxml2's decoder passes it on
+/// and the parser rejects the character (9), as PHP shows in
+/// `fixtures/php/limits/chunking-utf16-lone-low-surrogate_*`.
+#[test]
+fn utf16_lone_low_surrogate_reaches_the_parser() {
+    let mut doc: Vec<u8> = Vec::new();
+    for u in "\u{feff}<a>x".encode_utf16() {
+        doc.extend_from_slice(&u.to_le_bytes());
+    }
+    doc.extend_from_slice(&[0x00, 0xDC]);
+    for u in "</a>".encode_utf16() {
+        doc.extend_from_slice(&u.to_le_bytes());
+    }
+    let whole = trace(&[], &doc, &[]);
+    assert!(
+        String::from_utf8_lossy(&whole).contains("result 9 "),
+        "{}",
+        String::from_utf8_lossy(&whole)
+    );
+    for n in 1..=doc.len() {
+        assert_eq!(trace(&[], &doc, &[n]), whole, "pieces of {n}");
+    }
+}

@@ -63,6 +63,30 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
 ///    error is reported at most three bytes before a boundary, or at byte
 ///    index 0.
 ///
+/// 3. The internal-subset end scan (the `XML_PARSER_DTD` state) steps over
+///    a comment only when it has all of it: a comment cut by the end of the
+///    bytes it has is scanned again from three bytes before that end as if
+///    it were declarations, so quotes and `]>` inside it count, and the
+///    subset may be parsed early or never. PHP:
+///    `fixtures/php/limits/chunking-dtd-*` (even one piece and a final `""`
+///    differs from the whole with `is_final`). So: the internal subset has a
+///    comment that is not closed, or that holds a quote or `]`.
+///
+/// 4. A CDATA section is handed over 300 bytes per call while its `]]>` has
+///    not arrived, so of one that is never closed, as much is handed over
+///    (and the final error is as far on) as there were calls. PHP:
+///    `fixtures/php/limits/chunking-cdata-unclosed_*`. So: `<![CDATA[`
+///    without a `]]>` after it.
+///
+/// 5. A declared encoding that libxml2 converts with iconv or its UTF-16
+///    decoder fails on a byte it cannot map; where the chunk that holds it
+///    converts nothing before it, the push fails (error -1, byte index 0),
+///    elsewhere the input just ends there (error 5). PHP:
+///    `fixtures/php/limits/chunking-windows-1252-*`, `chunking-utf16-*`.
+///    So: a UTF-16 document (by its first bytes) with a high surrogate not
+///    followed by a low one, or one declared windows-1252 with a byte it
+///    leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D).
+///
 /// Every input the `chunked` fuzz target excluded this way in a sample of
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
 /// PHP printed in both modes.
@@ -79,5 +103,69 @@ pub fn chunking_matters(doc: &[u8], boundaries: &[usize], code: i32, index: i64)
             let k = boundaries.partition_point(|&b| b < i);
             i == 0 || boundaries.get(k).is_some_and(|&b| b <= i + 3)
         });
-    encoding || stopped_at_boundary
+    encoding
+        || stopped_at_boundary
+        || subset_comment_matters(doc)
+        || cdata_unclosed(doc)
+        || conversion_fails(doc)
+}
+
+/// Clause 5 of [`chunking_matters`].
+fn conversion_fails(doc: &[u8]) -> bool {
+    let le = doc.starts_with(b"\xFF\xFE") || doc.starts_with(b"<\0?\0");
+    let be = doc.starts_with(b"\xFE\xFF") || doc.starts_with(b"\0<\0?");
+    if le || be {
+        let units: Vec<u16> = doc
+            .chunks_exact(2)
+            .map(|p| {
+                if le {
+                    u16::from_le_bytes([p[0], p[1]])
+                } else {
+                    u16::from_be_bytes([p[0], p[1]])
+                }
+            })
+            .collect();
+        return units
+            .windows(2)
+            .any(|w| (0xD800..0xDC00).contains(&w[0]) && !(0xDC00..0xE000).contains(&w[1]));
+    }
+    let head = &doc[..doc.len().min(200)];
+    let declared = |name: &[u8]| {
+        head.windows(name.len())
+            .any(|w| w.eq_ignore_ascii_case(name))
+    };
+    (declared(b"windows-1252") || declared(b"cp1252") || declared(b"ms-ansi"))
+        && doc
+            .iter()
+            .any(|b| matches!(b, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D))
+}
+
+/// Clause 4 of [`chunking_matters`].
+fn cdata_unclosed(doc: &[u8]) -> bool {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    find(doc, b"<![CDATA[").is_some_and(|i| find(&doc[i + 9..], b"]]>").is_none())
+}
+
+/// Clause 3 of [`chunking_matters`]: a comment in the internal subset that
+/// is not closed or holds `"`, `'` or `]`.
+fn subset_comment_matters(doc: &[u8]) -> bool {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let Some(start) = find(doc, b"<!DOCTYPE") else {
+        return false;
+    };
+    let Some(open) = doc[start..].iter().position(|&b| b == b'[') else {
+        return false;
+    };
+    let mut rest = &doc[start + open..];
+    while let Some(c) = find(rest, b"<!--") {
+        let body = &rest[c + 4..];
+        let Some(end) = find(body, b"-->") else {
+            return true;
+        };
+        if body[..end].iter().any(|b| matches!(b, b'"' | b'\'' | b']')) {
+            return true;
+        }
+        rest = &body[end + 3..];
+    }
+    false
 }

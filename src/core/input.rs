@@ -261,7 +261,8 @@ impl Core {
 
     /// Appends a chunk of raw input (converted to UTF-8 as the source
     /// encoding requires).
-    pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) {
+    /// False when the conversion failed.
+    pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) -> bool {
         let old = self.buf.len();
         let ok = if self.enc.mode == Mode::Utf8 && !self.enc.has_pending() {
             self.buf.extend_from_slice(raw);
@@ -277,6 +278,7 @@ impl Core {
             self.enc_error_reported = true;
             self.pending_enc_error = true;
         }
+        ok
     }
 
     // --- xmlParseGetLasts, kept incrementally ---

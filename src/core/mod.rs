@@ -330,7 +330,21 @@ impl Core {
         }
         let old_avail = self.buf.len();
         if !data.is_empty() {
-            self.push_input(data, false);
+            // xmlParserInputBufferPush: a conversion that fails before it
+            // converts anything fails the push, and xmlParseChunk then sets
+            // errNo to XML_PARSER_EOF (-1) and halts
+            if !self.push_input(data, false) && self.buf.len() == old_avail && self.started {
+                self.error_code = -1;
+                self.halt();
+                return -1;
+            }
+        } else if self.state != State::Eof && self.enc.has_pending() {
+            // no data: what is left of the raw input is converted; a failure
+            // there halts without touching errNo
+            if !self.push_input(&[], terminate) && self.buf.len() == old_avail {
+                self.halt();
+                return err::INVALID_ENCODING;
+            }
         }
         let avail = self.buf.len();
         let new = &self.buf[old_avail.min(avail)..];
