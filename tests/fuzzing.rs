@@ -59,3 +59,17 @@ fn utf16_lone_low_surrogate_reaches_the_parser() {
         assert_eq!(trace(&[], &doc, &[n]), whole, "pieces of {n}");
     }
 }
+
+/// chunked target, 7-byte pieces: a UTF-16 document whose conversion had
+/// failed on a surrogate was halted at the last call (0, no error) instead
+/// of reporting the bad name it had met (68), as PHP does for every
+/// chunking.
+#[test]
+fn utf16_surrogates_in_pieces() {
+    let doc = b"\xff\xfe<\x00\x00\x00\x00\x00=\x00\"\x002=\xd8\x00\xde<\x00/\x00t\x00:\x00";
+    let whole = trace(&[], doc, &[]);
+    assert!(String::from_utf8_lossy(&whole).contains("result 68 "));
+    for n in 1..=doc.len() {
+        assert_eq!(trace(&[], doc, &[n]), whole, "pieces of {n}");
+    }
+}
