@@ -7,6 +7,7 @@ use super::chars::{
     is_name_start, push_utf8,
 };
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::input::BIG_BUFFER_SIZE;
 use super::{Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
@@ -330,7 +331,7 @@ impl Core {
     fn parse_start_tag2(
         &mut self,
         sink: &mut impl Sax,
-    ) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>)> {
+    ) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Rc<[u8]>>)> {
         if self.raw() != b'<' {
             return None;
         }
@@ -493,7 +494,7 @@ impl Core {
             if nsdecls.iter().any(|(p, _)| p.is_none()) {
                 self.fatal(err::ATTRIBUTE_REDEFINED);
             } else {
-                self.ns.push((None, url.clone()));
+                self.ns.push((None, Rc::from(url.as_slice())));
                 nsdecls.push((None, url));
             }
         } else if aprefix.as_deref() == Some(b"xmlns") {
@@ -529,7 +530,8 @@ impl Core {
             {
                 self.fatal(err::ATTRIBUTE_REDEFINED);
             } else {
-                self.ns.push((Some(aname.clone()), url.clone()));
+                self.ns
+                    .push((Some(aname.clone()), Rc::from(url.as_slice())));
                 nsdecls.push((Some(aname), url));
             }
         } else {
@@ -543,16 +545,16 @@ impl Core {
     }
 
     /// `xmlGetNamespace`.
-    fn lookup_ns(&self, prefix: Option<&[u8]>) -> Option<Vec<u8>> {
+    fn lookup_ns(&self, prefix: Option<&[u8]>) -> Option<Rc<[u8]>> {
         if prefix == Some(b"xml") {
-            return Some(XML_NS.to_vec());
+            return Some(Rc::from(XML_NS));
         }
         for (p, u) in self.ns.iter().rev() {
             if p.as_deref() == prefix {
                 if prefix.is_none() && u.is_empty() {
                     return None;
                 }
-                return Some(u.clone());
+                return Some(Rc::clone(u));
             }
         }
         None
@@ -1859,7 +1861,7 @@ const MANY_ATTRIBUTES: usize = 16;
 #[derive(Default)]
 struct Clashes {
     by_prefix: HashMap<(Vec<u8>, Option<Vec<u8>>), usize>,
-    by_uri: HashMap<(Vec<u8>, Vec<u8>), usize>,
+    by_uri: HashMap<(Vec<u8>, Rc<[u8]>), usize>,
 }
 
 impl Clashes {

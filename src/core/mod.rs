@@ -23,6 +23,7 @@ mod prolog;
 mod tests;
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::sax::{Installed, Sax};
 
@@ -176,13 +177,17 @@ struct Entity {
     checked: u64,
 }
 
+/// A namespace binding: prefix (`None` for the default namespace) and URI.
+type Binding = (Option<Vec<u8>>, Rc<[u8]>);
+
 /// An open element.
 #[derive(Clone, Debug)]
 struct OpenTag {
     /// The qualified name as written (SAX1) or the local name (SAX2).
     name: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    uri: Option<Vec<u8>>,
+    /// Shared with the binding: never copied per element.
+    uri: Option<Rc<[u8]>>,
     /// Namespace bindings this element pushed.
     ns_count: usize,
     line: u64,
@@ -229,8 +234,8 @@ pub(crate) struct Core {
     started: bool,
 
     names: Vec<OpenTag>,
-    /// Namespace bindings in scope: (prefix, uri).
-    ns: Vec<(Option<Vec<u8>>, Vec<u8>)>,
+    /// Namespace bindings in scope.
+    ns: Vec<Binding>,
 
     // --- DTD ---
     in_subset: u8,
@@ -634,6 +639,6 @@ impl Core {
 struct NsAttr {
     local: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    uri: Option<Vec<u8>>,
+    uri: Option<Rc<[u8]>>,
     value: Vec<u8>,
 }
