@@ -211,7 +211,7 @@ fn mutated_fixtures_parse_the_same_in_pieces() {
             let (code, index) = result_of(&pieces);
             let cuts = boundaries(doc.len(), &sizes);
             assert!(
-                chunking::chunking_matters(&doc, &cuts, code, index),
+                chunking::chunking_matters(&doc, &cuts, code, index, result_of(&whole).1),
                 "{}\npieces {sizes:?}:\n{}\nwhole:\n{}",
                 context(),
                 String::from_utf8_lossy(&pieces),

@@ -35,7 +35,13 @@ fuzz_target!(|data: &[u8]| {
     let ok = chunked.parse(&mut rec, b"", true);
     let pieces = rec.finish(&chunked, ok);
     let boundaries = plan.boundaries(doc.len());
-    if phpxml_fuzz::chunking_matters(doc, &boundaries, chunked.error_code(), chunked.byte_index()) {
+    if phpxml_fuzz::chunking_matters(
+        doc,
+        &boundaries,
+        chunked.error_code(),
+        chunked.byte_index(),
+        one.byte_index(),
+    ) {
         // With PHPXML_FUZZ_COLLECT_EXCLUDED set (and PHPXML_FUZZ_COLLECT) these are kept too, to check the
         // exclusions against PHP.
         if whole != pieces && std::env::var_os("PHPXML_FUZZ_COLLECT_EXCLUDED").is_some() {

@@ -39,7 +39,8 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
 /// Whether PHP's own outcome for `doc`, fed in pieces ending at
 /// `boundaries` (offsets where a piece ended and the parser ran on what it
 /// had; the end of the document excluded), can differ from feeding it whole,
-/// given the error the pieces gave (`code` and byte index `index`).
+/// given the error the pieces gave (`code` and byte index `index`) and the
+/// byte index the whole gave (`whole_index`).
 ///
 /// libxml2's push parser decides what it can parse from the bytes it has,
 /// and two of its decisions depend on where those bytes end:
@@ -58,10 +59,11 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
 ///    parser does not take as its end (`--->` does not end a comment; a `>`
 ///    in a literal left open), and that parser then meets the end of the
 ///    bytes it has and reports "not finished" (or the like) there, where the
-///    whole document has more; or it stops the parser, which then reports
-///    byte index 0. PHP: `fixtures/php/limits/chunking-*`. So: the pieces'
-///    error is reported at most three bytes before a boundary, or at byte
-///    index 0.
+///    whole document has more; or it stops the parser in one of the two
+///    runs, which then reports byte index 0. PHP:
+///    `fixtures/php/limits/chunking-*`. So: the pieces' error is reported at
+///    most three bytes before a boundary, or one of the runs reports an
+///    error at byte index 0.
 ///
 /// 3. The internal-subset end scan (the `XML_PARSER_DTD` state) steps over
 ///    a comment only when it has all of it: a comment cut by the end of the
@@ -91,7 +93,13 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
 /// PHP printed in both modes.
 #[must_use]
-pub fn chunking_matters(doc: &[u8], boundaries: &[usize], code: i32, index: i64) -> bool {
+pub fn chunking_matters(
+    doc: &[u8],
+    boundaries: &[usize],
+    code: i32,
+    index: i64,
+    whole_index: i64,
+) -> bool {
     // boundaries are in increasing order
     let near_boundary = |p: usize| {
         let k = boundaries.partition_point(|&b| b <= p);
@@ -99,10 +107,11 @@ pub fn chunking_matters(doc: &[u8], boundaries: &[usize], code: i32, index: i64)
     };
     let encoding = (0..doc.len()).any(|p| encoding_error_at(doc, p) && near_boundary(p));
     let stopped_at_boundary = code != 0
-        && usize::try_from(index).is_ok_and(|i| {
-            let k = boundaries.partition_point(|&b| b < i);
-            i == 0 || boundaries.get(k).is_some_and(|&b| b <= i + 3)
-        });
+        && (whole_index == 0
+            || usize::try_from(index).is_ok_and(|i| {
+                let k = boundaries.partition_point(|&b| b < i);
+                i == 0 || boundaries.get(k).is_some_and(|&b| b <= i + 3)
+            }));
     encoding
         || stopped_at_boundary
         || subset_comment_matters(doc)
