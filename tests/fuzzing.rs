@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::trace;
+#[path = "../fuzz/src/chunking.rs"]
+mod chunking;
+
+use common::{boundaries, result_of, trace};
 
 /// chunked target, 2-byte pieces: an internal-subset end scan that stopped
 /// inside a quote resumed there, but libxml2 rescans from the cursor (the
@@ -72,4 +75,62 @@ fn utf16_surrogates_in_pieces() {
     for n in 1..=doc.len() {
         assert_eq!(trace(&[], doc, &[n]), whole, "pieces of {n}");
     }
+}
+
+/// The nine-level "billion laughs" of `l0 = "lol"`, `lN = 10 x &l(N-1);`.
+fn laughs_in_attribute() -> Vec<u8> {
+    let mut d = String::from("<!DOCTYPE a [<!ENTITY l0 \"lol\">");
+    for i in 1..=9 {
+        d += &format!("<!ENTITY l{i} \"{}\">", format!("&l{};", i - 1).repeat(10));
+    }
+    d += "]><a x=\"&l9;\"/>";
+    d.into_bytes()
+}
+
+/// parse target (timeout, 544 bytes) and chunked target (timeout and slow
+/// unit, the same document with two entities cut short): a billion laughs
+/// in an attribute value took seconds, expanding up to 10 MB per level
+/// before a size check stopped it. libxml2's amplification checks
+/// (xmlParserEntityCheck) stop it at the third level with 89, as PHP does
+/// (`fixtures/php/malformed/entity-bomb-in-attribute_*`,
+/// `fixtures/php/limits/laughs-*`); tests/hostile.rs bounds the heap it
+/// takes.
+#[test]
+fn billion_laughs_in_an_attribute_stops_at_the_entity_check() {
+    let doc = laughs_in_attribute();
+    for sizes in [&[][..], &[1, 7], &[1]] {
+        let out = trace(&[], &doc, sizes);
+        assert_eq!(result_of(&out), (89, 541), "{sizes:?}");
+    }
+}
+
+/// chunked target, pieces of 1 and 7 (minimized): a DTD of broken entity
+/// declarations stops the parser (37), and the byte index a stopped parser
+/// reports is what its buffer had dropped by then: 0 whole, 421 in pieces.
+/// PHP gives the same two results (checked with fuzz/php-check.py), so the
+/// chunking predicate covers it (one of the runs reports byte index 0).
+#[test]
+fn stopped_parser_reports_what_its_buffer_dropped() {
+    let doc: Vec<u8> = [
+        &b"<!DOCTYPE a [<!ENTITY l0 \"l\"><!ENTITY l1 \"&l0;&l0&l0;&l0;&l0;&l0;\"><!ENTITY l2 \"&l1;&l1;&l1;&l1;&l1;&l1;&l\"><!ENTITY l1 \"&l0;&l0;&l0;&l0;&l0;&l0;&l0;&l0;&l0;&l0;\"><!ENTITY l2 \"&l1;&l1;&2;&l2;&l2;&l2;&l2;\"><!ENTITY l4 \"&l3;&l3;&l3;&l3;&l3;&l3;&l3;&l3;\"><!ENTITY l0 \"&l4;&l4;&l4;&l4;&l\"><!ENTITY l7 \"&l6;&l6;&l6;&l6;&l6;&l6;&l6;&l6;&l6;&l6;\"><!ENTITY l8 \"&l7;&l7;&l7;&l7;&l7;&l7;&l7;&l7;&l7;&l7;\"><!ENTITY l9 \"&l8;&l83;&l3;&l3;&l3;&l3;&l3;&l3;&l3;&l3;\"><!ENTITY l0 \"&l4;&l4;&l4;&l4;&l5;&l5;&l5;&l5;&l5\"><!ENTITY l7 \"&l6;&l6;&l6;&l6;&l6;&l6;&l6;&l6;&l6\x1b&l6;\"><!ENTITY l8 \"&l7;&l7;&l7;&l7;&l7;&l7;&l7;&l7;&l7;&l7;\"><!ENTITY l9 \"&l8;&l8;&l8;&l8;&l8;&l8;&1;&l1;&l1;&"[..],
+        " ".repeat(201).as_bytes(),
+        "\n".repeat(40).as_bytes(),
+        &b"&l7;&l7;&l7;&l7;&l7;&l7;&l7;\"><!ENTITY l9 \"&l8;&l8;&l8;&l8;&l8;&l8;&l8;&l8;&l8;&l8;\">]><a x=\"&l9;\"/>"[..],
+    ]
+    .concat();
+    let whole = trace(&[], &doc, &[]);
+    let sizes = [1, 7];
+    let pieces = trace(&[], &doc, &sizes);
+    assert_eq!(result_of(&whole).0, 37);
+    assert_eq!(result_of(&whole).1, 0);
+    let (code, index) = result_of(&pieces);
+    assert_eq!(code, 37);
+    assert_ne!(index, 0);
+    assert!(chunking::chunking_matters(
+        &doc,
+        &boundaries(doc.len(), &sizes),
+        code,
+        index,
+        0
+    ));
 }

@@ -59,8 +59,9 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
 ///    parser does not take as its end (`--->` does not end a comment; a `>`
 ///    in a literal left open), and that parser then meets the end of the
 ///    bytes it has and reports "not finished" (or the like) there, where the
-///    whole document has more; or it stops the parser in one of the two
-///    runs, which then reports byte index 0. PHP:
+///    whole document has more; or it stops the parser, which then reports
+///    as its byte index what its buffer had dropped so far (0 if nothing),
+///    and that depends on the pieces. PHP:
 ///    `fixtures/php/limits/chunking-*`. So: the pieces' error is reported at
 ///    most three bytes before a boundary, or one of the runs reports an
 ///    error at byte index 0.
