@@ -19,7 +19,7 @@ mod chunking;
 
 use std::path::{Path, PathBuf};
 
-use common::{boundaries, result_of, trace};
+use common::{boundaries, outcome_of, result_of, same_calls, trace};
 use phpxml::report::{self, Command, Invocation};
 
 /// A fixture document and the options of its `.args`.
@@ -161,6 +161,16 @@ fn mutate(rng: &mut Rng, doc: &[u8], other: &[u8]) -> Vec<u8> {
     d
 }
 
+fn outcome(trace: &[u8]) -> chunking::Outcome {
+    let (code, line, column, index) = outcome_of(trace);
+    chunking::Outcome {
+        code,
+        line,
+        column,
+        index,
+    }
+}
+
 fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
@@ -208,10 +218,15 @@ fn mutated_fixtures_parse_the_same_in_pieces() {
                 same += 1;
                 continue;
             }
-            let (code, index) = result_of(&pieces);
             let cuts = boundaries(doc.len(), &sizes);
             assert!(
-                chunking::chunking_matters(&doc, &cuts, code, index, result_of(&whole).1),
+                chunking::chunking_matters(
+                    &doc,
+                    &cuts,
+                    outcome(&pieces),
+                    outcome(&whole),
+                    same_calls(&pieces, &whole)
+                ),
                 "{}\npieces {sizes:?}:\n{}\nwhole:\n{}",
                 context(),
                 String::from_utf8_lossy(&pieces),

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use phpxml_fuzz::{Plan, Recorder, Setup};
+use phpxml_fuzz::{Outcome, Plan, Recorder, Setup};
 
 fuzz_target!(|data: &[u8]| {
     let Some((setup, rest)) = Setup::split(data) else {
@@ -35,12 +35,19 @@ fuzz_target!(|data: &[u8]| {
     let ok = chunked.parse(&mut rec, b"", true);
     let pieces = rec.finish(&chunked, ok);
     let boundaries = plan.boundaries(doc.len());
+    let outcome = |p: &phpxml::Parser| Outcome {
+        code: p.error_code(),
+        line: p.line(),
+        column: p.column(),
+        index: p.byte_index(),
+    };
+    let same_calls = whole[..whole.len() - 1] == pieces[..pieces.len() - 1];
     if phpxml_fuzz::chunking_matters(
         doc,
         &boundaries,
-        chunked.error_code(),
-        chunked.byte_index(),
-        one.byte_index(),
+        outcome(&chunked),
+        outcome(&one),
+        same_calls,
     ) {
         // With PHPXML_FUZZ_COLLECT_EXCLUDED set (and PHPXML_FUZZ_COLLECT) these are kept too, to check the
         // exclusions against PHP.

@@ -36,11 +36,24 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
     (u32::from(c & 0x1F) << 6) < 0x80
 }
 
+/// How a parse ended: `xml_get_error_code()`, line, column and byte index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The error code (0 for none).
+    pub code: i32,
+    /// The line.
+    pub line: u64,
+    /// The column.
+    pub column: u64,
+    /// The byte index.
+    pub index: i64,
+}
+
 /// Whether PHP's own outcome for `doc`, fed in pieces ending at
 /// `boundaries` (offsets where a piece ended and the parser ran on what it
 /// had; the end of the document excluded), can differ from feeding it whole,
-/// given the error the pieces gave (`code` and byte index `index`) and the
-/// byte index the whole gave (`whole_index`).
+/// given how the pieces and the whole ended and whether the handlers saw
+/// the same calls (`same_calls`).
 ///
 /// libxml2's push parser decides what it can parse from the bytes it has,
 /// and two of its decisions depend on where those bytes end:
@@ -62,9 +75,10 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
 ///    whole document has more; or it stops the parser, which then reports
 ///    as its byte index what its buffer had dropped so far (0 if nothing),
 ///    and that depends on the pieces. PHP:
-///    `fixtures/php/limits/chunking-*`. So: the pieces' error is reported at
-///    most three bytes before a boundary, or one of the runs reports an
-///    error at byte index 0.
+///    `fixtures/php/limits/chunking-*`, `tests/fuzzing.rs`. So: the pieces'
+///    error is reported at most three bytes before a boundary, or one of the
+///    runs reports an error at byte index 0, or the two differ only in the
+///    byte index.
 ///
 /// 3. The internal-subset end scan (the `XML_PARSER_DTD` state) steps over
 ///    a comment only when it has all of it: a comment cut by the end of the
@@ -97,10 +111,11 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
 pub fn chunking_matters(
     doc: &[u8],
     boundaries: &[usize],
-    code: i32,
-    index: i64,
-    whole_index: i64,
+    pieces: Outcome,
+    whole: Outcome,
+    same_calls: bool,
 ) -> bool {
+    let (code, index) = (pieces.code, pieces.index);
     // boundaries are in increasing order
     let near_boundary = |p: usize| {
         let k = boundaries.partition_point(|&b| b <= p);
@@ -108,13 +123,20 @@ pub fn chunking_matters(
     };
     let encoding = (0..doc.len()).any(|p| encoding_error_at(doc, p) && near_boundary(p));
     let stopped_at_boundary = code != 0
-        && (whole_index == 0
+        && (whole.index == 0
             || usize::try_from(index).is_ok_and(|i| {
                 let k = boundaries.partition_point(|&b| b < i);
                 i == 0 || boundaries.get(k).is_some_and(|&b| b <= i + 3)
             }));
+    let stopped = code != 0
+        && same_calls
+        && Outcome {
+            index: whole.index,
+            ..pieces
+        } == whole;
     encoding
         || stopped_at_boundary
+        || stopped
         || subset_comment_matters(doc)
         || cdata_unclosed(doc)
         || conversion_fails(doc)

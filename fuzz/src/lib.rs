@@ -354,4 +354,4 @@ impl Plan {
 }
 
 mod chunking;
-pub use chunking::chunking_matters;
+pub use chunking::{Outcome, chunking_matters};

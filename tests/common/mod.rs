@@ -67,3 +67,27 @@ pub fn result_of(trace: &[u8]) -> (i32, i64) {
         .expect("byte index");
     (code, index)
 }
+
+/// The code, line, column and byte index of a trace's `result` line.
+pub fn outcome_of(trace: &[u8]) -> (i32, u64, u64, i64) {
+    let text = String::from_utf8_lossy(trace);
+    let last = text.lines().last().expect("a result line");
+    let w: Vec<&str> = last.split(' ').collect();
+    (
+        w[1].parse().expect("code"),
+        w[2].parse().expect("line"),
+        w[3].parse().expect("column"),
+        w[4].parse().expect("byte index"),
+    )
+}
+
+/// Whether two traces hold the same handler calls (everything before the
+/// `ok` and `result` lines).
+pub fn same_calls(a: &[u8], b: &[u8]) -> bool {
+    let calls = |t: &[u8]| {
+        let text = String::from_utf8_lossy(t).into_owned();
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines[..lines.len().saturating_sub(2)].to_vec()
+    };
+    calls(a) == calls(b)
+}
