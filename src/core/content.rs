@@ -6,6 +6,9 @@ use super::chars::{
     is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char, is_char, is_name_char,
     is_name_start, push_utf8,
 };
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use super::input::BIG_BUFFER_SIZE;
 use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
 use crate::sax::Sax;
@@ -14,6 +17,11 @@ use crate::sax::Sax;
 const MAX_NAME_LENGTH: usize = 50_000;
 /// `XML_MAX_TEXT_LENGTH`.
 const MAX_TEXT_LENGTH: usize = 10_000_000;
+/// phpxml's limit on the replacement text of internal entities handed to
+/// the character-data handler for references in content, per document.
+/// PHP (through libxml2's compat layer) has none: each `&e;` is the whole
+/// of `e` again, so a small document can ask for gigabytes.
+pub(crate) const MAX_ENTITY_TEXT: u64 = 100_000_000;
 
 const XML_NS: &[u8] = b"http://www.w3.org/XML/1998/namespace";
 
@@ -336,7 +344,7 @@ impl Core {
             self.skip_blanks();
             let ok = self.parse_att_value_into(false, &mut atts.bytes);
             self.sub = Sub::None;
-            if ok && atts.contains(&atts.bytes[start..name_end]) {
+            if ok && atts.contains_name_at(start, name_end) {
                 self.fatal(err::ATTRIBUTE_REDEFINED);
             } else if ok {
                 atts.spans.push((start, name_end, atts.bytes.len()));
@@ -356,7 +364,7 @@ impl Core {
     fn parse_start_tag2(
         &mut self,
         sink: &mut impl Sax,
-    ) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>)> {
+    ) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Arc<[u8]>>)> {
         if self.raw() != b'<' {
             return None;
         }
@@ -440,6 +448,7 @@ impl Core {
             }
         }
         // resolve attribute prefixes and check duplicates
+        let mut clashes = Clashes::default();
         for i in 0..atts.len() {
             let nsname = match atts[i].prefix.clone() {
                 Some(p) => {
@@ -452,6 +461,10 @@ impl Core {
                 None => None,
             };
             atts[i].uri = nsname.clone();
+            if atts.len() >= MANY_ATTRIBUTES {
+                clashes.check(self, &atts, i);
+                continue;
+            }
             for j in 0..i {
                 if atts[i].local == atts[j].local {
                     if atts[i].prefix == atts[j].prefix {
@@ -514,7 +527,7 @@ impl Core {
             if nsdecls.iter().any(|(p, _)| p.is_none()) {
                 self.fatal(err::ATTRIBUTE_REDEFINED);
             } else {
-                self.ns.push((None, url.clone()));
+                self.ns.push((None, Arc::from(url.as_slice())));
                 nsdecls.push((None, url));
             }
         } else if aprefix.as_deref() == Some(b"xmlns") {
@@ -550,7 +563,8 @@ impl Core {
             {
                 self.fatal(err::ATTRIBUTE_REDEFINED);
             } else {
-                self.ns.push((Some(aname.clone()), url.clone()));
+                self.ns
+                    .push((Some(aname.clone()), Arc::from(url.as_slice())));
                 nsdecls.push((Some(aname), url));
             }
         } else {
@@ -564,16 +578,16 @@ impl Core {
     }
 
     /// `xmlGetNamespace`.
-    fn lookup_ns(&self, prefix: Option<&[u8]>) -> Option<Vec<u8>> {
+    fn lookup_ns(&self, prefix: Option<&[u8]>) -> Option<Arc<[u8]>> {
         if prefix == Some(b"xml") {
-            return Some(XML_NS.to_vec());
+            return Some(Arc::from(XML_NS));
         }
         for (p, u) in self.ns.iter().rev() {
             if p.as_deref() == prefix {
                 if prefix.is_none() && u.is_empty() {
                     return None;
                 }
-                return Some(u.clone());
+                return Some(Arc::clone(u));
             }
         }
         None
@@ -715,10 +729,6 @@ impl Core {
         let (mut c, mut l) = self.cur_char();
         while self.raw() != limit && is_char(c) && c != u32::from(b'<') && self.state != State::Eof
         {
-            if buf.len() > MAX_TEXT_LENGTH {
-                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return false;
-            }
             if c == u32::from(b'&') {
                 in_space = false;
                 if self.nxt(1) == b'#' {
@@ -760,6 +770,12 @@ impl Core {
                 self.plain_att_run(buf, limit);
             }
             (c, l) = self.cur_char();
+            // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
+            if buf.len() > MAX_TEXT_LENGTH {
+                self.fatal(err::ATTRIBUTE_NOT_FINISHED);
+                self.memory_error();
+                return false;
+            }
         }
         if self.state == State::Eof {
             return false;
@@ -853,7 +869,7 @@ impl Core {
             return;
         }
         self.depth += 1;
-        let rep = self.decode_entities(&ent.content.clone(), 0);
+        let rep = self.decode_entities(&ent.content);
         self.depth -= 1;
         if let Some(rep) = rep {
             for b in rep {
@@ -1341,16 +1357,17 @@ impl Core {
             if r == u32::from(b'-') && q == u32::from(b'-') {
                 self.fatal(err::HYPHEN_IN_COMMENT);
             }
-            if buf.len() > MAX_TEXT_LENGTH {
-                self.fatal(err::COMMENT_NOT_FINISHED);
-                return;
-            }
             push_utf8(&mut buf, q);
             q = r;
             r = c;
             rl = l;
             self.nextl(l);
             (c, l) = self.cur_char();
+            // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
+            if buf.len() > MAX_TEXT_LENGTH {
+                self.fatal(err::COMMENT_NOT_FINISHED);
+                return;
+            }
         }
         let _ = rl;
         if c == 0 {
@@ -1407,13 +1424,14 @@ impl Core {
         let mut buf: Vec<u8> = Vec::new();
         let (mut c, mut l) = self.cur_char();
         while is_char(c) && (c != u32::from(b'?') || self.nxt(1) != b'>') {
+            push_utf8(&mut buf, c);
+            self.nextl(l);
+            (c, l) = self.cur_char();
+            // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
             if buf.len() > MAX_TEXT_LENGTH {
                 self.fatal(err::PI_NOT_FINISHED);
                 return;
             }
-            push_utf8(&mut buf, c);
-            self.nextl(l);
-            (c, l) = self.cur_char();
         }
         if c != u32::from(b'?') {
             self.fatal(err::PI_NOT_FINISHED);
@@ -1558,7 +1576,9 @@ impl Core {
             return None;
         }
         self.next_char();
-        self.nb_entities += 1;
+        if predefined(&name).is_none() {
+            self.nb_entities += 1;
+        }
         let found = self.compat_get_entity(sink, &name);
         if self.state == State::Eof {
             return None;
@@ -1570,6 +1590,7 @@ impl Core {
                 } else {
                     self.error(err::WAR_UNDECLARED_ENTITY);
                 }
+                self.entity_check(None);
                 None
             }
             Some(kind) => {
@@ -1639,6 +1660,15 @@ impl Core {
                         && let Some(e) = &ent
                         && let Some(s) = sink
                     {
+                        // phpxml's own limit: PHP hands the replacement
+                        // text over for every reference, without bound
+                        self.entity_text += e.content.len() as u64;
+                        if self.entity_text > MAX_ENTITY_TEXT {
+                            self.fatal(err::ENTITY_LOOP);
+                            self.state = State::Eof;
+                            self.halted = true;
+                            return None;
+                        }
                         s.character_data(&e.content);
                     }
                 }
@@ -1665,15 +1695,20 @@ impl Core {
     }
 
     /// `xmlStringDecodeEntities(ctxt, str, XML_SUBSTITUTE_REF)`: expands
-    /// references in an entity's replacement text for an attribute value.
-    pub(super) fn decode_entities(&mut self, s: &[u8], _depth: u32) -> Option<Vec<u8>> {
+    /// references in an entity's replacement text for an attribute value,
+    /// with libxml2's amplification checks (`xmlParserEntityCheck`) where it
+    /// makes them: after each reference, and each time its buffer would
+    /// grow while a replacement text is copied in.
+    pub(super) fn decode_entities(&mut self, s: &[u8]) -> Option<Vec<u8>> {
         if self.depth > 40 {
             self.fatal(err::ENTITY_LOOP);
             return None;
         }
         let mut out = Vec::new();
+        // libxml2's buffer size: its checks run when it grows
+        let mut size = BIG_BUFFER_SIZE;
         let mut i = 0;
-        while i < s.len() {
+        while i < s.len() && self.state != State::Eof {
             let c = s[i];
             if c == b'&' && s.get(i + 1) == Some(&b'#') {
                 let (val, n) = string_char_ref(&s[i..]);
@@ -1695,49 +1730,144 @@ impl Core {
                 }
                 let name = s[i + 1..j].to_vec();
                 i = j + 1;
-                self.nb_entities += 1;
-                match self.find_entity(&name) {
-                    None => {
-                        if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs)
-                        {
-                            self.fatal(err::UNDECLARED_ENTITY);
-                        } else {
-                            self.error(err::WAR_UNDECLARED_ENTITY);
-                        }
+                if let Some(p) = predefined(&name) {
+                    out.push(p.content[0]);
+                    if out.len() + BIG_BUFFER_SIZE > size {
+                        size = size * 2 + BIG_BUFFER_SIZE;
                     }
-                    Some(e) if e.kind == EntityKind::Predefined => out.push(e.content[0]),
-                    Some(e) => {
-                        if e.kind == EntityKind::ExternalGeneralParsed {
-                            self.fatal(err::ENTITY_IS_EXTERNAL);
-                            continue;
-                        }
-                        if e.content.contains(&b'<') {
-                            self.fatal(err::LT_IN_ATTRIBUTE);
-                        }
-                        self.depth += 1;
-                        let rep = self.decode_entities(&e.content, 0);
-                        self.depth -= 1;
-                        match rep {
-                            Some(r) => {
-                                if out.len() + r.len() > 10_000_000 {
-                                    self.fatal(err::ENTITY_LOOP);
-                                    return None;
-                                }
-                                out.extend_from_slice(&r);
-                            }
-                            None => return None,
-                        }
-                    }
+                    continue;
                 }
-                if self.state == State::Eof {
+                self.nb_entities += 1;
+                let Some(e) = self.entities.get(&name) else {
+                    if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+                        self.fatal(err::UNDECLARED_ENTITY);
+                    } else {
+                        self.error(err::WAR_UNDECLARED_ENTITY);
+                    }
+                    // once in xmlParseStringEntityRef, once after it
+                    self.entity_check(None);
+                    self.entity_check(None);
+                    continue;
+                };
+                let (kind, has_lt) = (e.kind, e.content.contains(&b'<'));
+                if kind == EntityKind::ExternalGeneralParsed {
+                    self.fatal(err::ENTITY_IS_EXTERNAL);
+                    continue;
+                }
+                if has_lt {
+                    self.fatal(err::LT_IN_ATTRIBUTE);
+                }
+                self.entity_check(Some(&name));
+                let Some(e) = self.entities.get(&name) else {
+                    continue;
+                };
+                self.nb_entities += e.checked / 2;
+                let content = e.content.clone();
+                self.depth += 1;
+                let rep = self.decode_entities(&content);
+                self.depth -= 1;
+                let Some(rep) = rep else {
+                    // libxml2 empties the entity (`ent->content[0] = 0`)
+                    if let Some(e) = self.entities.get_mut(&name) {
+                        e.content.clear();
+                    }
                     return None;
+                };
+                for b in rep {
+                    out.push(b);
+                    if out.len() + BIG_BUFFER_SIZE > size {
+                        if self.entity_check_size(out.len()) {
+                            return None;
+                        }
+                        size = size * 2 + BIG_BUFFER_SIZE;
+                    }
                 }
             } else {
                 out.push(c);
                 i += 1;
+                if out.len() + BIG_BUFFER_SIZE > size {
+                    size = size * 2 + BIG_BUFFER_SIZE;
+                }
             }
         }
         Some(out)
+    }
+
+    /// `xmlParserEntityCheck(ctxt, 0, ent, 0)` after a reference to `name`
+    /// (`None`: an undeclared entity): the first time an entity is met its
+    /// replacement text is expanded once to count the references inside
+    /// (`ent->checked`); then too many references for the input read so far
+    /// is error 89. True when it failed.
+    pub(super) fn entity_check(&mut self, name: Option<&[u8]>) -> bool {
+        if self.error_code == err::ENTITY_LOOP {
+            return true;
+        }
+        let Some(name) = name else {
+            if !matches!(
+                self.error_code,
+                err::UNDECLARED_ENTITY | err::WAR_UNDECLARED_ENTITY
+            ) || self.nb_entities <= 10_000
+            {
+                return false;
+            }
+            self.fatal(err::ENTITY_LOOP);
+            return true;
+        };
+        let Some(e) = self.entities.get_mut(name) else {
+            return false;
+        };
+        if e.checked == 0 && e.kind != EntityKind::Predefined {
+            e.checked = 1;
+            let content = e.content.clone();
+            let before = self.nb_entities;
+            self.depth += 1;
+            let rep = self.decode_entities(&content);
+            self.depth -= 1;
+            let diff = (self.nb_entities - before + 1).min(i32::MAX as u64 / 2);
+            let looped = self.error_code == err::ENTITY_LOOP;
+            if let Some(e) = self.entities.get_mut(name) {
+                if rep.is_none() || looped {
+                    e.content.clear();
+                }
+                e.checked = (diff * 2) | u64::from(rep.is_some_and(|r| r.contains(&b'<')));
+            }
+        }
+        let size = self.entities.get(name).map_or(0, |e| e.checked / 2);
+        let consumed = self.consumed + self.cur as u64;
+        if size * 3 < consumed * 10 {
+            return false;
+        }
+        self.fatal(err::ENTITY_LOOP);
+        true
+    }
+
+    /// `xmlParserEntityCheck(ctxt, size, ent, 0)` while `size` bytes of
+    /// replacement text have been copied: more than ten times the input read
+    /// so far (or ten times as many references) is error 89.
+    fn entity_check_size(&mut self, size: usize) -> bool {
+        if self.error_code == err::ENTITY_LOOP {
+            return true;
+        }
+        if size < 1000 {
+            return false;
+        }
+        let consumed = self.consumed + self.cur as u64;
+        if (size as u64) < consumed * 10 && self.nb_entities * 3 < consumed * 10 {
+            return false;
+        }
+        self.fatal(err::ENTITY_LOOP);
+        true
+    }
+
+    /// `xmlErrMemory`: libxml2's way out of an over-long value; number 2
+    /// until the next error replaces it.
+    fn memory_error(&mut self) {
+        if self.disable_sax && self.state == State::Eof {
+            return;
+        }
+        self.error_code = err::NO_MEMORY;
+        self.last_level = super::Level::Fatal;
+        self.disable_sax = true;
     }
 }
 
@@ -1987,6 +2117,45 @@ fn has_scheme(u: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// From this many attributes on, duplicates are looked up in hash sets
+/// instead of libxml2's comparison with every earlier attribute; the
+/// results are the same.
+pub(super) const MANY_ATTRIBUTES: usize = 16;
+
+/// The first earlier attribute each SAX2 attribute clashes with, as
+/// libxml2's pairwise loop finds it: same local name and prefix (error 42)
+/// or same local name and namespace (203), whichever comes first.
+#[derive(Default)]
+struct Clashes {
+    by_prefix: HashMap<(Vec<u8>, Option<Vec<u8>>), usize>,
+    by_uri: HashMap<(Vec<u8>, Arc<[u8]>), usize>,
+}
+
+impl Clashes {
+    fn check(&mut self, core: &mut Core, atts: &[NsAttr], i: usize) {
+        let a = &atts[i];
+        let same_prefix = self
+            .by_prefix
+            .get(&(a.local.clone(), a.prefix.clone()))
+            .copied();
+        let same_uri = a
+            .uri
+            .as_ref()
+            .and_then(|u| self.by_uri.get(&(a.local.clone(), u.clone())).copied());
+        match (same_prefix, same_uri) {
+            (Some(p), u) if u.is_none_or(|u| p <= u) => core.fatal(err::ATTRIBUTE_REDEFINED),
+            (_, Some(_)) => core.error(err::NS_ERR_ATTRIBUTE_REDEFINED),
+            _ => {}
+        }
+        self.by_prefix
+            .entry((a.local.clone(), a.prefix.clone()))
+            .or_insert(i);
+        if let Some(u) = &a.uri {
+            self.by_uri.entry((a.local.clone(), u.clone())).or_insert(i);
+        }
+    }
 }
 
 /// No sink: references inside attribute values are routed later.

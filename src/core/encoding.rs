@@ -26,6 +26,10 @@ pub(super) struct Decoder {
     pending: Vec<u8>,
     /// A conversion error happened; nothing more is converted.
     pub(super) failed: bool,
+    /// US-ASCII met a byte ≥ 0x80: libxml2's `asciiToUTF8` stops there
+    /// without an error (its -1 counts as "incomplete input"), so the input
+    /// simply ends.
+    stopped: bool,
 }
 
 impl Decoder {
@@ -37,6 +41,9 @@ impl Decoder {
     /// Converts `raw` (after any pending bytes), appending UTF-8 to `out`.
     /// Returns false on a conversion error.
     pub(super) fn convert(&mut self, raw: &[u8], out: &mut Vec<u8>, flush: bool) -> bool {
+        if self.stopped {
+            return true;
+        }
         if self.failed {
             return false;
         }
@@ -62,6 +69,11 @@ impl Decoder {
                         out.push(b);
                     } else {
                         let c = t[usize::from(b - 0x80)];
+                        if c == 0 && std::ptr::eq(t, &ASCII) {
+                            self.stopped = true;
+                            self.pending.clear();
+                            return true;
+                        }
                         if c == 0 {
                             self.failed = true;
                             self.pending = data[i..].to_vec();
@@ -96,11 +108,10 @@ impl Decoder {
                         let c = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
                         super::chars::push_utf8(out, c);
                         i += 4;
-                    } else if (0xDC00..0xE000).contains(&u) {
-                        self.failed = true;
-                        self.pending = data[i..].to_vec();
-                        return false;
                     } else {
+                        // libxml2's UTF16LEToUTF8 checks only that a high
+                        // surrogate has its low one: a lone low surrogate is
+                        // passed on, for the parser to reject as a character
                         super::chars::push_utf8(out, u);
                         i += 2;
                     }
@@ -108,10 +119,9 @@ impl Decoder {
             }
         }
         self.pending = data[i..].to_vec();
-        if flush && !self.pending.is_empty() {
-            self.failed = true;
-            return false;
-        }
+        // an odd byte or a high surrogate left at the end stays unconverted,
+        // without an error, even when the input is flushed
+        let _ = flush;
         true
     }
 }

@@ -261,7 +261,8 @@ impl Core {
 
     /// Appends a chunk of raw input (converted to UTF-8 as the source
     /// encoding requires).
-    pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) {
+    /// False when the conversion failed.
+    pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) -> bool {
         let old = self.buf.len();
         let ok = if self.enc.mode == Mode::Utf8 && !self.enc.has_pending() {
             if let [b] = raw {
@@ -281,6 +282,7 @@ impl Core {
             self.enc_error_reported = true;
             self.pending_enc_error = true;
         }
+        ok
     }
 
     // --- xmlParseGetLasts, kept incrementally ---
@@ -363,6 +365,9 @@ impl Core {
         sh(&mut self.gt_after_lt);
         sh(&mut self.gt_before_lt);
         sh(&mut self.last_gt_any);
+        self.dtd_rescan = self
+            .dtd_rescan
+            .and_then(|(p, q)| p.checked_sub(n).map(|p| (p, q)));
         if self.last_lt.is_none() {
             self.gt_after_lt = None;
             self.gt_before_lt = None;

@@ -22,7 +22,8 @@ mod prolog;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::sax::{Installed, Sax};
 
@@ -30,6 +31,7 @@ use crate::sax::{Installed, Sax};
 #[allow(missing_docs)]
 pub(crate) mod err {
     pub const INTERNAL_ERROR: i32 = 1;
+    pub const NO_MEMORY: i32 = 2;
     pub const DOCUMENT_START: i32 = 3;
     pub const DOCUMENT_EMPTY: i32 = 4;
     pub const DOCUMENT_END: i32 = 5;
@@ -187,13 +189,17 @@ struct Entity {
     checked: u64,
 }
 
+/// A namespace binding: prefix (`None` for the default namespace) and URI.
+type Binding = (Option<Vec<u8>>, Arc<[u8]>);
+
 /// An open element.
 #[derive(Clone, Debug)]
 struct OpenTag {
     /// The qualified name as written (SAX1) or the local name (SAX2).
     name: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    uri: Option<Vec<u8>>,
+    /// Shared with the binding: never copied per element.
+    uri: Option<Arc<[u8]>>,
     /// Namespace bindings this element pushed.
     ns_count: usize,
     line: u64,
@@ -240,8 +246,8 @@ pub(crate) struct Core {
     started: bool,
 
     names: Vec<OpenTag>,
-    /// Namespace bindings in scope: (prefix, uri).
-    ns: Vec<(Option<Vec<u8>>, Vec<u8>)>,
+    /// Namespace bindings in scope.
+    ns: Vec<Binding>,
 
     // --- DTD ---
     in_subset: u8,
@@ -254,6 +260,9 @@ pub(crate) struct Core {
     /// Attributes declared with a non-CDATA type: (element, attribute).
     special: HashMap<(Vec<u8>, Vec<u8>), ()>,
     nb_entities: u64,
+    /// Bytes of replacement text handed over for references in content
+    /// (see `content::MAX_ENTITY_TEXT`).
+    entity_text: u64,
     depth: u32,
     size_entcopy: u64,
 
@@ -268,8 +277,10 @@ pub(crate) struct Core {
     /// `&name;` the default handler gets while an attribute value is parsed
     /// (compat.c's getEntity), sent before the start tag's events.
     pending_default_refs: Vec<Vec<u8>>,
-    /// Quote the internal-subset end scan was inside when it paused.
-    dtd_quote: u8,
+    /// Where libxml2's next internal-subset end scan, a rescan from the
+    /// cursor, can resume without changing its outcome, and the quote open
+    /// there.
+    dtd_rescan: Option<(usize, u8)>,
     /// What one-byte feeding may skip (kept by `parse`).
     idle: Idle,
     /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
@@ -288,18 +299,37 @@ pub(super) struct Attributes {
     bytes: Vec<u8>,
     /// (name start, name end = value start, value end) in `bytes`.
     spans: Vec<(usize, usize, usize)>,
+    /// The names, once there are many: libxml2 compares each new name with
+    /// every earlier one, which is quadratic.
+    many: HashSet<Vec<u8>>,
+    /// How many of `spans` are in `many`.
+    indexed: usize,
 }
 
 impl Attributes {
     fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
+        self.many.clear();
+        self.indexed = 0;
     }
 
-    fn contains(&self, name: &[u8]) -> bool {
-        self.spans
-            .iter()
-            .any(|&(s, m, _)| self.bytes[s..m] == *name)
+    /// Whether the name at `start..end` of the buffer is one of the names
+    /// so far.
+    fn contains_name_at(&mut self, start: usize, end: usize) -> bool {
+        if self.spans.len() < content::MANY_ATTRIBUTES {
+            let name = &self.bytes[start..end];
+            return self
+                .spans
+                .iter()
+                .any(|&(s, m, _)| self.bytes[s..m] == *name);
+        }
+        while self.indexed < self.spans.len() {
+            let (s, m, _) = self.spans[self.indexed];
+            self.many.insert(self.bytes[s..m].to_vec());
+            self.indexed += 1;
+        }
+        self.many.contains(&self.bytes[start..end])
     }
 
     fn name(&self, k: usize) -> &[u8] {
@@ -407,7 +437,21 @@ impl Core {
         }
         let old_avail = self.buf.len();
         if !data.is_empty() {
-            self.push_input(data, false);
+            // xmlParserInputBufferPush: a conversion that fails before it
+            // converts anything fails the push, and xmlParseChunk then sets
+            // errNo to XML_PARSER_EOF (-1) and halts
+            if !self.push_input(data, false) && self.buf.len() == old_avail && self.started {
+                self.error_code = -1;
+                self.halt();
+                return -1;
+            }
+        } else if self.state != State::Eof && self.enc.has_pending() {
+            // no data: what is left of the raw input is converted; a failure
+            // there halts without touching errNo
+            if !self.push_input(&[], terminate) && self.buf.len() == old_avail {
+                self.halt();
+                return err::INVALID_ENCODING;
+            }
         }
         let avail = self.buf.len();
         let new = &self.buf[old_avail.min(avail)..];
@@ -821,6 +865,6 @@ impl Core {
 struct NsAttr {
     local: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    uri: Option<Vec<u8>>,
+    uri: Option<Arc<[u8]>>,
     value: Vec<u8>,
 }

@@ -356,15 +356,19 @@ impl Core {
     /// then parses it. False means "wait".
     pub(super) fn dtd_state(&mut self, sink: &mut impl Sax, terminate: bool) -> bool {
         let use_ = self.buf.len();
-        let mut base = self.cur.max(self.check_index);
-        // libxml2 rescans from the cursor when it stopped inside a quoted
-        // string; resuming with the remembered quote reaches the same state
-        // without the quadratic rescan
-        let mut quote = if self.check_index > self.cur {
-            self.dtd_quote
-        } else {
-            0
-        };
+        // libxml2 scans from `checkIndex` (where the last scan stopped)
+        // with no quote open; a scan that stopped inside a quoted string
+        // sets `checkIndex` to 0, so the next one starts over at the cursor.
+        // That rescan takes the same path as the last one from the cursor
+        // did, up to the first decision that depended on where the buffer
+        // ended: `dtd_rescan` remembers where that was and resumes there,
+        // which keeps libxml2's results without its quadratic rescans.
+        let rescan = self.dtd_rescan.take();
+        let full = rescan.is_some() || self.check_index <= self.cur;
+        let (mut base, mut quote) = rescan.unwrap_or((self.cur.max(self.check_index), 0));
+        // the first `<` taken as plain text because fewer than five bytes
+        // followed it (with more input it may start a comment)
+        let mut edge: Option<usize> = None;
         let mut found = false;
         'scan: while base < use_ {
             let b = self.buf[base];
@@ -375,9 +379,13 @@ impl Core {
                 base += 1;
                 continue;
             }
+            if b == b'<' && base + 4 >= use_ && edge.is_none() {
+                edge = Some(base);
+            }
             if b == b'<' && base + 4 < use_ && &self.buf[base + 1..base + 4] == b"!--" {
+                // libxml2 looks for `-->` only where a byte follows it
                 let mut f = false;
-                match memchr_seq(&self.buf[base..use_], b"-->") {
+                match memchr_seq(&self.buf[base..use_ - 1], b"-->") {
                     Some(k) => {
                         f = true;
                         base += k + 2;
@@ -423,8 +431,16 @@ impl Core {
         if !found {
             // even a final chunk waits here: the missing subset end is
             // reported as an unfinished document
-            self.check_index = base;
-            self.dtd_quote = quote;
+            if quote == 0 {
+                self.check_index = base;
+            } else {
+                self.check_index = 0;
+                self.dtd_rescan = Some(match (full, edge) {
+                    (false, _) => (self.cur, 0),
+                    (true, Some(e)) => (e, 0),
+                    (true, None) => (base, quote),
+                });
+            }
             return false;
         }
         let _ = terminate;

@@ -1,6 +1,8 @@
 //! The parser object of PHP's xml extension: creation, options, parsing
 //! with handlers, `xml_parse_into_struct()` and the error state.
 
+use std::collections::HashMap;
+
 use crate::core::Core;
 use crate::decode::TargetEncoding;
 use crate::php::array::{Key, key_class, key_from, key_is};
@@ -632,8 +634,11 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     ) -> usize {
         let mut len = 0;
         // One bit per (length, first byte, last byte) class of the keys so
-        // far: a key whose bit is clear is not among them.
+        // far: a key whose bit is clear is not among them. Long lists also
+        // index their keys (PHP's arrays are hash tables): a search of the
+        // earlier keys per attribute would be quadratic.
         let mut seen = 0u64;
+        let mut slots: HashMap<Vec<u8>, usize> = HashMap::new();
         for &(name, value) in attributes {
             if len == array.len() {
                 // a new slot, sized for what it will hold (a decoded name
@@ -652,10 +657,25 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             let bit = key_class(&key);
             let earlier = if seen & bit == 0 {
                 None
-            } else {
+            } else if len < MANY_ATTRIBUTES {
                 array[..len].iter().position(|(k, _)| key_is(k, &key))
+            } else {
+                if slots.is_empty() {
+                    for (slot, (k, _)) in array[..len].iter().enumerate() {
+                        slots.insert(k.to_bytes().into_owned(), slot);
+                    }
+                }
+                slots.get(&key).copied()
             };
             seen |= bit;
+            if len >= MANY_ATTRIBUTES && earlier.is_none() {
+                if slots.is_empty() {
+                    for (slot, (k, _)) in array[..len].iter().enumerate() {
+                        slots.insert(k.to_bytes().into_owned(), slot);
+                    }
+                }
+                slots.insert(key.clone(), len);
+            }
             let slot = match earlier {
                 Some(slot) => {
                     array[len].0 = Key::Str(key);
@@ -831,3 +851,6 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
     }
 }
+
+/// From this many attributes on, their keys are found through a hash map.
+const MANY_ATTRIBUTES: usize = 16;

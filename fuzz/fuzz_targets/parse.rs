@@ -1,0 +1,41 @@
+//! The parser, one shot, with fuzzer-chosen creation, options and handlers
+//! (see `phpxml_fuzz::Setup`): `xml_parse_into_struct()` with its report, a
+//! trace with every handler set, and a parse with the chosen handlers. Any
+//! panic, hang or abort is a finding; so is a report the command line could
+//! not print.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use phpxml::report::{self, Command};
+use phpxml_fuzz::{Recorder, Setup};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((setup, doc)) = Setup::split(data) else {
+        return;
+    };
+    for command in [Command::Struct, Command::Trace] {
+        let out = report::run_bytes(&setup.invocation(command), doc).expect("valid options");
+        assert!(out.ends_with(b"\"\n"), "the result line ends the report");
+    }
+    let Some(mut parser) = setup.parser() else {
+        return;
+    };
+    let mut recorder = Recorder::new(setup.handlers);
+    let ok = parser.parse(&mut recorder, doc, true);
+    let record = recorder.finish(&parser, ok);
+    assert!(!record.is_empty());
+    // A finished parser stays finished: more input changes nothing.
+    let code = parser.error_code();
+    let again = parser.parse(&mut Recorder::new(setup.handlers), b"<more/>", true);
+    assert!(!again || ok);
+    if code != 0 {
+        assert_eq!(parser.error_code(), code);
+    }
+    // parse_into_struct with the chosen handlers set.
+    if let Some(mut parser) = setup.parser() {
+        let mut recorder = Recorder::new(setup.handlers);
+        let result = parser.parse_into_struct_with(&mut recorder, doc);
+        let mut out = Vec::new();
+        report::write_struct(&result, &parser, false, &mut out);
+    }
+});

@@ -1,0 +1,200 @@
+//! When PHP's own result depends on where chunks fall. Shared by the
+//! `chunked` fuzz target and `tests/mutated_fixtures.rs` (included there by
+//! path), so both exclude exactly the same inputs.
+
+/// Whether the UTF-8 sequence at `p` is one libxml2 2.9.14's
+/// `xmlCurrentChar` rejects as an encoding error: a byte `0x80..=0xBF` or
+/// `0xC0` or `0xF8..` as lead, a missing continuation byte, or an overlong
+/// form. (Surrogates and U+FFFE/U+FFFF are well encoded, only not
+/// characters: that error never depends on chunking.)
+fn encoding_error_at(doc: &[u8], p: usize) -> bool {
+    let c = doc[p];
+    if c & 0x80 == 0 {
+        return false;
+    }
+    let at = |i: usize| doc.get(p + i).copied().unwrap_or(0);
+    let cont = |b: u8| b & 0xC0 == 0x80;
+    if c & 0x40 == 0 || c == 0xC0 || !cont(at(1)) {
+        return true;
+    }
+    if c & 0xE0 == 0xE0 {
+        if !cont(at(2)) {
+            return true;
+        }
+        if c & 0xF0 == 0xF0 {
+            if c & 0xF8 != 0xF0 || !cont(at(3)) {
+                return true;
+            }
+            let v = (u32::from(c & 7) << 18)
+                | (u32::from(at(1) & 0x3F) << 12)
+                | (u32::from(at(2) & 0x3F) << 6);
+            return v < 0x10000;
+        }
+        let v = (u32::from(c & 0xF) << 12) | (u32::from(at(1) & 0x3F) << 6);
+        return v < 0x800;
+    }
+    (u32::from(c & 0x1F) << 6) < 0x80
+}
+
+/// How a parse ended: `xml_get_error_code()`, line, column and byte index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The error code (0 for none).
+    pub code: i32,
+    /// The line.
+    pub line: u64,
+    /// The column.
+    pub column: u64,
+    /// The byte index.
+    pub index: i64,
+}
+
+/// Whether PHP's own outcome for `doc`, fed in pieces ending at
+/// `boundaries` (offsets where a piece ended and the parser ran on what it
+/// had; the end of the document excluded), can differ from feeding it whole,
+/// given how the pieces and the whole ended and whether the handlers saw
+/// the same calls (`same_calls`).
+///
+/// libxml2's push parser decides what it can parse from the bytes it has,
+/// and two of its decisions depend on where those bytes end:
+///
+/// 1. `xmlCurrentChar` reads an encoding error with fewer than four bytes
+///    left in the buffer as "the input may end in the middle of a
+///    character": it returns 0 and raises nothing. Where the parser goes on
+///    regardless (text is parsed up to the last `<` it has), that 0 stops it
+///    with error 1 "No memory" at byte index 0 instead of 9 "Invalid
+///    character". PHP: `fixtures/php/chunked/invalid-utf8-*-before-lt_trace_chunk-*`
+///    (chunks of 1, 2, 3, 5 give 1; 4, 4096 and the whole give 9). So: an
+///    encoding error at `p` and a boundary in `p + 1 ..= p + 3`.
+/// 2. The look-ahead that decides a construct is complete (`xmlParseGetLasts`,
+///    `xmlParseLookupSequence` for `>`, `;`, `-->`, `?>`, `]]>`, the
+///    internal-subset end scan) can accept a place the construct's own
+///    parser does not take as its end (`--->` does not end a comment; a `>`
+///    in a literal left open), and that parser then meets the end of the
+///    bytes it has and reports "not finished" (or the like) there, where the
+///    whole document has more. And after a fatal error libxml2 goes on
+///    parsing (without events) as far as the bytes it has allow, so where it
+///    ends, the position `xml_get_current_*` report, depends on the pieces;
+///    so does the byte index of a stopped parser (what its buffer had
+///    dropped so far, 0 if nothing). PHP: `fixtures/php/limits/chunking-*`,
+///    `tests/fuzzing.rs`. So: the pieces' error is reported at most three
+///    bytes before a boundary, or one of the runs reports an error at byte
+///    index 0, or both report the same error after the same handler calls
+///    and differ only in where.
+///
+/// 3. The internal-subset end scan (the `XML_PARSER_DTD` state) steps over
+///    a comment only when it has all of it: a comment cut by the end of the
+///    bytes it has is scanned again from three bytes before that end as if
+///    it were declarations, so quotes and `]>` inside it count, and the
+///    subset may be parsed early or never. PHP:
+///    `fixtures/php/limits/chunking-dtd-*` (even one piece and a final `""`
+///    differs from the whole with `is_final`). So: the internal subset has a
+///    comment that is not closed, or that holds a quote or `]`.
+///
+/// 4. A CDATA section is handed over 300 bytes per call while its `]]>` has
+///    not arrived, so of one that is never closed, as much is handed over
+///    (and the final error is as far on) as there were calls. PHP:
+///    `fixtures/php/limits/chunking-cdata-unclosed_*`. So: `<![CDATA[`
+///    without a `]]>` after it.
+///
+/// 5. A declared encoding that libxml2 converts with iconv or its UTF-16
+///    decoder fails on a byte it cannot map; where the chunk that holds it
+///    converts nothing before it, the push fails (error -1, byte index 0),
+///    elsewhere the input just ends there (error 5). PHP:
+///    `fixtures/php/limits/chunking-windows-1252-*`, `chunking-utf16-*`.
+///    So: a UTF-16 document (by its first bytes) with a high surrogate not
+///    followed by a low one, or one declared windows-1252 with a byte it
+///    leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D).
+///
+/// Every input the `chunked` fuzz target excluded this way in a sample of
+/// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
+/// PHP printed in both modes.
+#[must_use]
+pub fn chunking_matters(
+    doc: &[u8],
+    boundaries: &[usize],
+    pieces: Outcome,
+    whole: Outcome,
+    same_calls: bool,
+) -> bool {
+    let (code, index) = (pieces.code, pieces.index);
+    // boundaries are in increasing order
+    let near_boundary = |p: usize| {
+        let k = boundaries.partition_point(|&b| b <= p);
+        boundaries.get(k).is_some_and(|&b| b <= p + 3)
+    };
+    let encoding = (0..doc.len()).any(|p| encoding_error_at(doc, p) && near_boundary(p));
+    let stopped_at_boundary = code != 0
+        && (whole.index == 0
+            || usize::try_from(index).is_ok_and(|i| {
+                let k = boundaries.partition_point(|&b| b < i);
+                i == 0 || boundaries.get(k).is_some_and(|&b| b <= i + 3)
+            }));
+    let only_where = code != 0 && same_calls && code == whole.code;
+    encoding
+        || stopped_at_boundary
+        || only_where
+        || subset_comment_matters(doc)
+        || cdata_unclosed(doc)
+        || conversion_fails(doc)
+}
+
+/// Clause 5 of [`chunking_matters`].
+fn conversion_fails(doc: &[u8]) -> bool {
+    let le = doc.starts_with(b"\xFF\xFE") || doc.starts_with(b"<\0?\0");
+    let be = doc.starts_with(b"\xFE\xFF") || doc.starts_with(b"\0<\0?");
+    if le || be {
+        let units: Vec<u16> = doc
+            .chunks_exact(2)
+            .map(|p| {
+                if le {
+                    u16::from_le_bytes([p[0], p[1]])
+                } else {
+                    u16::from_be_bytes([p[0], p[1]])
+                }
+            })
+            .collect();
+        return units
+            .windows(2)
+            .any(|w| (0xD800..0xDC00).contains(&w[0]) && !(0xDC00..0xE000).contains(&w[1]));
+    }
+    let head = &doc[..doc.len().min(200)];
+    let declared = |name: &[u8]| {
+        head.windows(name.len())
+            .any(|w| w.eq_ignore_ascii_case(name))
+    };
+    (declared(b"windows-1252") || declared(b"cp1252") || declared(b"ms-ansi"))
+        && doc
+            .iter()
+            .any(|b| matches!(b, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D))
+}
+
+/// Clause 4 of [`chunking_matters`].
+fn cdata_unclosed(doc: &[u8]) -> bool {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    find(doc, b"<![CDATA[").is_some_and(|i| find(&doc[i + 9..], b"]]>").is_none())
+}
+
+/// Clause 3 of [`chunking_matters`]: a comment in the internal subset that
+/// is not closed or holds `"`, `'` or `]`.
+fn subset_comment_matters(doc: &[u8]) -> bool {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let Some(start) = find(doc, b"<!DOCTYPE") else {
+        return false;
+    };
+    let Some(open) = doc[start..].iter().position(|&b| b == b'[') else {
+        return false;
+    };
+    let mut rest = &doc[start + open..];
+    while let Some(c) = find(rest, b"<!--") {
+        let body = &rest[c + 4..];
+        let Some(end) = find(body, b"-->") else {
+            return true;
+        };
+        if body[..end].iter().any(|b| matches!(b, b'"' | b'\'' | b']')) {
+            return true;
+        }
+        rest = &body[end + 3..];
+    }
+    false
+}

@@ -1,0 +1,93 @@
+//! Helpers shared by the hostile-input tests: feeding a document whole or
+//! in pieces and recording what the handlers saw.
+
+#![allow(dead_code)] // each test binary uses part of it
+
+use phpxml::report::{Command, Invocation, Trace};
+
+/// The `trace.php` output (every handler set, adjacent text merged, then
+/// the `ok` and `result` lines) of `doc` under the reference-script
+/// options `args`, fed whole (`sizes` empty) or in pieces of `sizes` bytes
+/// (used in turn) with `is_final = false`, going on after a failing piece,
+/// then `""` with `is_final = true`.
+pub fn trace(args: &[&str], doc: &[u8], sizes: &[usize]) -> Vec<u8> {
+    let mut argv: Vec<String> = args.iter().map(|&a| a.to_owned()).collect();
+    argv.push("doc.xml".to_owned());
+    let inv = Invocation::parse(Command::Trace, &argv).expect("valid arguments");
+    let mut parser = inv.make_parser().expect("valid options");
+    let mut trace = Trace::new();
+    let ok = if sizes.is_empty() {
+        parser.parse(&mut trace, doc, true)
+    } else {
+        for piece in pieces(doc, sizes) {
+            parser.parse(&mut trace, piece, false);
+        }
+        parser.parse(&mut trace, b"", true)
+    };
+    trace.finish(&parser, ok, false)
+}
+
+/// The pieces of `doc` cut to `sizes` in turn.
+pub fn pieces<'a>(doc: &'a [u8], sizes: &'a [usize]) -> impl Iterator<Item = &'a [u8]> + 'a {
+    let (mut at, mut k) = (0, 0);
+    std::iter::from_fn(move || {
+        if at >= doc.len() {
+            return None;
+        }
+        let n = sizes[k % sizes.len()].clamp(1, doc.len() - at);
+        k += 1;
+        at += n;
+        Some(&doc[at - n..at])
+    })
+}
+
+/// Where the pieces end, the end of the document excluded.
+pub fn boundaries(len: usize, sizes: &[usize]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let (mut at, mut k) = (0, 0);
+    while at < len {
+        at = (at + sizes[k % sizes.len()].max(1)).min(len);
+        k += 1;
+        if at < len {
+            out.push(at);
+        }
+    }
+    out
+}
+
+/// The code and byte index of a trace's `result` line.
+pub fn result_of(trace: &[u8]) -> (i32, i64) {
+    let text = String::from_utf8_lossy(trace);
+    let last = text.lines().last().expect("a result line");
+    let mut words = last.split(' ').skip(1);
+    let code = words.next().and_then(|w| w.parse().ok()).expect("code");
+    let index = words
+        .nth(2)
+        .and_then(|w| w.parse().ok())
+        .expect("byte index");
+    (code, index)
+}
+
+/// The code, line, column and byte index of a trace's `result` line.
+pub fn outcome_of(trace: &[u8]) -> (i32, u64, u64, i64) {
+    let text = String::from_utf8_lossy(trace);
+    let last = text.lines().last().expect("a result line");
+    let w: Vec<&str> = last.split(' ').collect();
+    (
+        w[1].parse().expect("code"),
+        w[2].parse().expect("line"),
+        w[3].parse().expect("column"),
+        w[4].parse().expect("byte index"),
+    )
+}
+
+/// Whether two traces hold the same handler calls (everything before the
+/// `ok` and `result` lines).
+pub fn same_calls(a: &[u8], b: &[u8]) -> bool {
+    let calls = |t: &[u8]| {
+        let text = String::from_utf8_lossy(t).into_owned();
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines[..lines.len().saturating_sub(2)].to_vec()
+    };
+    calls(a) == calls(b)
+}
