@@ -14,6 +14,10 @@
 //!   `json_encode()` over them: list or object detection,
 //!   `JSON_FORCE_OBJECT`, `JSON_PRETTY_PRINT`, the depth limit, and PHP's
 //!   partial-output rules.
+//! * [`struct_to_value`], [`values_to_value`], [`index_to_value`]: the
+//!   arrays of `xml_parse_into_struct()` as those values, so that
+//!   `json_encode($values)` and `json_encode($index)` can be reproduced
+//!   (`phpxml struct --format json`).
 //!
 //! # Example
 //!
@@ -31,9 +35,11 @@ mod escape;
 mod flags;
 mod number;
 mod scan;
+mod structure;
 mod value;
 
 pub use error::JsonError;
 pub use escape::{escape_string, escape_string_reference};
 pub use flags::JsonFlags;
+pub use structure::{index_to_value, struct_to_value, values_to_value};
 pub use value::{Array, DEFAULT_DEPTH, Key, Value};

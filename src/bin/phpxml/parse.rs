@@ -1,5 +1,6 @@
 //! `phpxml struct` and `phpxml trace`: what the PHP reference scripts
-//! `struct.php` and `trace.php` print, byte for byte.
+//! `struct.php`, `json.php` (`struct --format json`) and `trace.php` print,
+//! byte for byte.
 
 use std::io::{self, Write};
 
@@ -19,13 +20,16 @@ fn play(command: Command, args: &[String]) -> Result<(), Failure> {
         RunError::Io(ref why) if why.starts_with("cannot write") => Failure::Io(e.to_string()),
         // The scripts exit 2 when the file cannot be read; where PHP dies on
         // a ValueError nothing reaches standard output either.
-        RunError::Usage(_) | RunError::Io(_) | RunError::Php(_) => Failure::Usage(e.to_string()),
+        RunError::Usage(_) | RunError::Io(_) | RunError::Php(_) | RunError::Json(_) => {
+            Failure::Usage(e.to_string())
+        }
     })
 }
 
-/// `struct [OPTIONS] FILE`.
+/// `struct [--format php|json] [--json-flags N] [OPTIONS] FILE`.
 pub fn structure(args: &[String]) -> Result<(), Failure> {
-    play(Command::Struct, args)
+    let (command, args) = report::struct_format(args).map_err(|e| Failure::Usage(e.to_string()))?;
+    play(command, &args)
 }
 
 /// `trace [OPTIONS] [--chunk N] FILE`.
