@@ -7,6 +7,13 @@
 //!   U+07FF: Latin-1, Greek, Cyrillic, Hebrew, Arabic...) converted sixteen
 //!   input bytes at a time with SSSE3, detected at run time; elsewhere it
 //!   falls back to [`copy_ascii_run`].
+//! * [`json_escape_run`]: PHP's `json_encode()` string escaping over 32-byte
+//!   windows with AVX2, detected at run time: clean bytes are stored a
+//!   window at a time, the bytes that need escaping under the flags are
+//!   found with a nibble lookup, UTF-8 is validated a window at a time
+//!   (`JSON_UNESCAPED_UNICODE`) or decoded and written as `\uXXXX` one
+//!   character at a time. It stops at malformed UTF-8 and near the end of
+//!   the input, where the caller's scalar code takes over.
 
 /// Bytes handled per step.
 pub(super) const STEP: usize = 16;
@@ -78,8 +85,14 @@ mod x86 {
         _mm_loadl_epi64, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
         _mm_shuffle_epi8, _mm_slli_epi16, _mm_srli_si128, _mm_storel_epi64, _mm_storeu_si128,
     };
+    use std::arch::x86_64::{
+        _mm256_alignr_epi8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
+        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+        _mm256_storeu_si256, _mm256_subs_epu8, _mm256_testz_si256, _mm256_xor_si256,
+    };
 
-    use super::STEP;
+    use super::{JSON_WINDOW, JsonKernel, STEP};
 
     /// For every 8-bit mask of bytes to drop, the shuffle that gathers the
     /// kept bytes of an 8-byte lane to its front (0x80 fills the rest with
@@ -252,6 +265,424 @@ mod x86 {
         }
         (i, o)
     }
+
+    /// The AVX2 kernel of [`super::json_escape_run`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+    #[allow(clippy::too_many_lines)]
+    pub(super) unsafe fn json_escape_avx2(
+        src: &[u8],
+        mut i: usize,
+        out: &mut Vec<u8>,
+        kernel: &JsonKernel,
+    ) -> usize {
+        const W: usize = JSON_WINDOW;
+        // Room asked for before each window: a window writes at most six
+        // bytes per byte of its own and of a character crossing its end
+        // (35 bytes), and stores run up to 32 bytes past what it writes.
+        const ROOM: usize = 6 * (W + 3) + W + 16;
+        let n = src.len();
+        let sp = src.as_ptr();
+        let splat = |b: u8| _mm256_set1_epi8(b as i8);
+        let nibble = splat(0x0F);
+        let zero = _mm256_setzero_si256();
+        // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
+        // lookups per byte pair, and the third and fourth bytes of
+        // three- and four-byte characters checked to be continuations.
+        let table = |t: &[u8; 16]| {
+            // SAFETY: the table is 16 bytes long.
+            unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) }
+        };
+        let (lo_t, hi_t) = (table(&kernel.lo), table(&kernel.hi));
+        let (k1_hi, k1_lo, k2_hi) = (
+            table(&super::UTF8_BYTE_1_HIGH),
+            table(&super::UTF8_BYTE_1_LOW),
+            table(&super::UTF8_BYTE_2_HIGH),
+        );
+        let escapes = &super::JSON_ESCAPES;
+        let quot = if kernel.hex_quot {
+            super::JSON_QUOT_HEX
+        } else {
+            escapes[usize::from(b'"')]
+        };
+        let mut len = out.len();
+        // Each window: `src[i..i + 64]` is in bounds, so are all loads
+        // below (at most `i + 35 + 32`... see each).
+        while n - i >= 2 * W {
+            if out.capacity() - len < ROOM {
+                // SAFETY: the bytes up to `len` have been written.
+                unsafe { out.set_len(len) };
+                out.reserve(ROOM);
+            }
+            let dst = out.as_mut_ptr();
+            // SAFETY: `i + 32 <= n`.
+            let v = unsafe { _mm256_loadu_si256(sp.add(i).cast()) };
+            let class = _mm256_and_si256(
+                _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
+                _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+            );
+            let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
+            let high = _mm256_movemask_epi8(v) as u32;
+            if special | high == 0 {
+                // SAFETY: `len + 32 <= capacity` (ROOM).
+                unsafe { _mm256_storeu_si256(dst.add(len).cast(), v) };
+                len += W;
+                i += W;
+                continue;
+            }
+            let mut end = W;
+            let mut m = special | high;
+            if kernel.raw_unicode && high != 0 {
+                // The previous one, two and three bytes of each lane, with
+                // zeros before the window (it starts at a character).
+                let before = _mm256_permute2x128_si256(v, v, 0x08);
+                let prev1 = _mm256_alignr_epi8(v, before, 15);
+                let prev2 = _mm256_alignr_epi8(v, before, 14);
+                let prev3 = _mm256_alignr_epi8(v, before, 13);
+                let e = _mm256_and_si256(
+                    _mm256_and_si256(
+                        _mm256_shuffle_epi8(
+                            k1_hi,
+                            _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble),
+                        ),
+                        _mm256_shuffle_epi8(k1_lo, _mm256_and_si256(prev1, nibble)),
+                    ),
+                    _mm256_shuffle_epi8(k2_hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+                );
+                let must23 = _mm256_and_si256(
+                    _mm256_or_si256(
+                        _mm256_subs_epu8(prev2, splat(0xE0 - 0x80)),
+                        _mm256_subs_epu8(prev3, splat(0xF0 - 0x80)),
+                    ),
+                    splat(0x80),
+                );
+                let error = _mm256_xor_si256(must23, e);
+                if _mm256_testz_si256(error, error) == 1 {
+                    // Well-formed: only the ASCII to escape, and U+2028
+                    // and U+2029 (E2 80 A8/A9) unless copied too.
+                    m = special;
+                    if !kernel.raw_terminators {
+                        let terminator = _mm256_and_si256(
+                            _mm256_and_si256(
+                                _mm256_cmpeq_epi8(prev2, splat(0xE2)),
+                                _mm256_cmpeq_epi8(prev1, splat(0x80)),
+                            ),
+                            _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
+                        );
+                        m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
+                    }
+                    // A character cut by the window's end is left for the
+                    // next window.
+                    // SAFETY: `i + 32 <= n`.
+                    let tail = unsafe { [*sp.add(i + 29), *sp.add(i + 30), *sp.add(i + 31)] };
+                    end = if tail[2] >= 0xC0 {
+                        W - 1
+                    } else if tail[1] >= 0xE0 {
+                        W - 2
+                    } else if tail[0] >= 0xF0 {
+                        W - 3
+                    } else {
+                        W
+                    };
+                }
+            }
+            // `src[i + last..]` is stored at `dst + len` before each
+            // escape; the escape then overwrites what follows the run.
+            let mut last = 0usize;
+            // SAFETY: `len + 32 <= capacity` (ROOM).
+            unsafe { _mm256_storeu_si256(dst.add(len).cast(), v) };
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                len += j - last;
+                let p = i + j;
+                // SAFETY: `p < i + 32` and `i + 64 <= n`.
+                let b = unsafe { *sp.add(p) };
+                if b < 0x80 {
+                    let word = if b == b'"' {
+                        quot
+                    } else {
+                        escapes[usize::from(b)]
+                    };
+                    // SAFETY: `len + 8 <= capacity` (ROOM).
+                    unsafe { dst.add(len).cast::<u64>().write_unaligned(word.to_le()) };
+                    len += (word >> 56) as usize;
+                    last = j + 1;
+                } else {
+                    // SAFETY: `p + 4 <= i + 35 <= n`.
+                    let w = u32::from_le(unsafe { sp.add(p).cast::<u32>().read_unaligned() });
+                    let Some((cp, width)) = super::json_decode_word(w) else {
+                        // SAFETY: the bytes up to `len` have been written.
+                        unsafe { out.set_len(len) };
+                        return p;
+                    };
+                    let raw = kernel.raw_unicode && (kernel.raw_terminators || cp & !1 != 0x2028);
+                    // SAFETY: `len + 16 <= capacity` (ROOM).
+                    unsafe {
+                        if raw {
+                            dst.add(len).cast::<u32>().write_unaligned(w.to_le());
+                            len += width;
+                        } else if cp < 0x1_0000 {
+                            let word = super::json_unit_word(cp);
+                            dst.add(len).cast::<u64>().write_unaligned(word.to_le());
+                            len += 6;
+                        } else {
+                            let v = cp - 0x1_0000;
+                            let high = super::json_unit_word(0xD800 | v >> 10);
+                            let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
+                            dst.add(len).cast::<u64>().write_unaligned(high.to_le());
+                            dst.add(len + 6).cast::<u64>().write_unaligned(low.to_le());
+                            len += 12;
+                        }
+                    }
+                    last = j + width;
+                }
+                m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
+                if m != 0 {
+                    // SAFETY: `i + last + 32 <= i + 64 <= n`; `len + 32
+                    // <= capacity` (ROOM).
+                    unsafe {
+                        let rest = _mm256_loadu_si256(sp.add(i + last).cast());
+                        _mm256_storeu_si256(dst.add(len).cast(), rest);
+                    }
+                }
+            }
+            if last < end {
+                // SAFETY: as above.
+                unsafe {
+                    let rest = _mm256_loadu_si256(sp.add(i + last).cast());
+                    _mm256_storeu_si256(dst.add(len).cast(), rest);
+                }
+                len += end - last;
+                i += end;
+            } else {
+                i += last;
+            }
+        }
+        // SAFETY: the bytes up to `len` have been written.
+        unsafe { out.set_len(len) };
+        i
+    }
+}
+
+/// What [`json_escape_run`] needs to know of the `json_encode()` flags.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JsonKernel {
+    /// Nibble lookups for the ASCII bytes to escape: a byte `b < 0x80`
+    /// needs escaping when `lo[b & 15] & hi[b >> 4] != 0`.
+    pub(crate) lo: [u8; 16],
+    /// See `lo`; `hi[8..]` is 0.
+    pub(crate) hi: [u8; 16],
+    /// `JSON_HEX_QUOT`: `"` is written `\u0022`.
+    pub(crate) hex_quot: bool,
+    /// `JSON_UNESCAPED_UNICODE`: well-formed characters are copied.
+    pub(crate) raw_unicode: bool,
+    /// With `raw_unicode`, `JSON_UNESCAPED_LINE_TERMINATORS`: U+2028 and
+    /// U+2029 are copied too.
+    pub(crate) raw_terminators: bool,
+}
+
+/// The escape of each ASCII byte (little-endian, the length in the top
+/// byte), whatever the flags; which bytes are escaped is the caller's
+/// choice (see [`JsonKernel`]). `"` is `\"` here; `\u0022` with
+/// `JSON_HEX_QUOT` is [`JSON_QUOT_HEX`].
+static JSON_ESCAPES: [u64; 128] = json_escapes();
+
+/// `\u0022` with its length, for `JSON_HEX_QUOT`.
+const JSON_QUOT_HEX: u64 = json_escape_word(b"\\u0022");
+
+const fn json_escape_word(text: &[u8]) -> u64 {
+    let mut w = (text.len() as u64) << 56;
+    let mut k = 0;
+    while k < text.len() {
+        w |= (text[k] as u64) << (8 * k);
+        k += 1;
+    }
+    w
+}
+
+const fn json_escapes() -> [u64; 128] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [0u64; 128];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = json_escape_word(&[b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]]);
+        b += 1;
+    }
+    t[0x08] = json_escape_word(b"\\b");
+    t[0x0C] = json_escape_word(b"\\f");
+    t[b'\n' as usize] = json_escape_word(b"\\n");
+    t[b'\r' as usize] = json_escape_word(b"\\r");
+    t[b'\t' as usize] = json_escape_word(b"\\t");
+    t[b'"' as usize] = json_escape_word(b"\\\"");
+    t[b'\\' as usize] = json_escape_word(b"\\\\");
+    t[b'/' as usize] = json_escape_word(b"\\/");
+    t[b'<' as usize] = json_escape_word(b"\\u003C");
+    t[b'>' as usize] = json_escape_word(b"\\u003E");
+    t[b'&' as usize] = json_escape_word(b"\\u0026");
+    t[b'\'' as usize] = json_escape_word(b"\\u0027");
+    t
+}
+
+/// Two lower-case hex digits for each byte value, the first in the low
+/// byte.
+static HEX_PAIRS: [u16; 256] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = HEX[b >> 4] as u16 | (HEX[b & 15] as u16) << 8;
+        b += 1;
+    }
+    t
+};
+
+/// `\uXXXX` for one UTF-16 unit, in the low six bytes.
+#[inline(always)]
+fn json_unit_word(u: u32) -> u64 {
+    let hi = u64::from(HEX_PAIRS[(u >> 8 & 0xFF) as usize]);
+    let lo = u64::from(HEX_PAIRS[(u & 0xFF) as usize]);
+    0x755C | hi << 16 | lo << 32
+}
+
+/// The well-formed character at the start of `w` (four bytes,
+/// little-endian, lead byte `>= 0x80`): its code point and length, or
+/// `None` where PHP's decoder fails.
+#[inline(always)]
+fn json_decode_word(w: u32) -> Option<(u32, usize)> {
+    let b0 = w & 0xFF;
+    let b1 = w >> 8 & 0xFF;
+    let b2 = w >> 16 & 0xFF;
+    let b3 = w >> 24;
+    match b0 {
+        0xC2..=0xDF if w & 0xC000 == 0x8000 => Some(((b0 & 0x1F) << 6 | (b1 & 0x3F), 2)),
+        0xE0..=0xEF
+            if w & 0xC0_C000 == 0x80_8000
+                && (b0 != 0xE0 || b1 >= 0xA0)
+                && (b0 != 0xED || b1 < 0xA0) =>
+        {
+            Some(((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F), 3))
+        }
+        0xF0..=0xF4
+            if w & 0xC0C0_C000 == 0x8080_8000
+                && (b0 != 0xF0 || b1 >= 0x90)
+                && (b0 != 0xF4 || b1 < 0x90) =>
+        {
+            Some((
+                (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F),
+                4,
+            ))
+        }
+        _ => None,
+    }
+}
+
+// Keiser and Lemire's UTF-8 validation lookups ("Validating UTF-8 in less
+// than one instruction per byte", 2021; as in simdjson): for each pair of
+// consecutive bytes, the error classes the first byte's high and low nibble
+// and the second byte's high nibble allow; a pair is malformed when a class
+// survives all three.
+const TOO_SHORT: u8 = 1 << 0; // lead, then ASCII or a lead
+const TOO_LONG: u8 = 1 << 1; // ASCII, then a continuation
+const OVERLONG_3: u8 = 1 << 2; // E0, then 80..9F
+const TOO_LARGE: u8 = 1 << 3; // F4, then 90..BF; F5.., then 90..BF
+const SURROGATE: u8 = 1 << 4; // ED, then A0..BF
+const OVERLONG_2: u8 = 1 << 5; // C0 or C1, then a continuation
+const TOO_LARGE_1000: u8 = 1 << 6; // F5.., then 80..8F
+const OVERLONG_4: u8 = 1 << 6; // F0, then 80..8F
+const TWO_CONTS: u8 = 1 << 7; // a continuation after a continuation
+const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+static UTF8_BYTE_1_HIGH: [u8; 16] = [
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TOO_SHORT | OVERLONG_2,
+    TOO_SHORT,
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+];
+
+static UTF8_BYTE_1_LOW: [u8; 16] = [
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    CARRY | OVERLONG_2,
+    CARRY,
+    CARRY,
+    CARRY | TOO_LARGE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+];
+
+static UTF8_BYTE_2_HIGH: [u8; 16] = [
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+];
+
+/// Window of [`json_escape_run`].
+const JSON_WINDOW: usize = 32;
+
+/// Escapes `src[i..]` into `out` as PHP's `php_json_escape_string()`
+/// writes the inside of a string literal, for as long as it can: it stops
+/// at malformed UTF-8 (the returned position is its first byte) or when
+/// fewer than 64 bytes are left (the returned position is then the start
+/// of a character). Everything before the returned position has been
+/// written to `out`; nothing else has. `i` must be at the start of a
+/// character.
+///
+/// Uses AVX2 when the CPU has it; without, it returns `i` at once.
+#[inline]
+pub(crate) fn json_escape_run(
+    src: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    kernel: &JsonKernel,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if src.len().saturating_sub(i) >= 2 * JSON_WINDOW
+            && std::arch::is_x86_feature_detected!("avx2")
+        {
+            // SAFETY: AVX2 is available (checked just above).
+            return unsafe { x86::json_escape_avx2(src, i, out, kernel) };
+        }
+    }
+    let _ = (out, kernel);
+    i
 }
 
 #[cfg(test)]

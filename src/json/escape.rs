@@ -3,7 +3,11 @@
 use super::number::{Number, numeric_string, write_double, write_int};
 use super::scan::{Clean, STEP, first_dirty_with};
 use super::{JsonError, JsonFlags};
+use crate::decode::kernels::json_escape_run;
 use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
+
+/// Strings at least this long go through the vector kernel first.
+const KERNEL_MIN: usize = 64;
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -260,8 +264,30 @@ fn escape_body_as<const RAW_UNICODE: bool>(
         out.extend_from_slice(src);
         return Ok(());
     }
+    let mut i = 0;
+    if src.len() >= KERNEL_MIN {
+        let kernel = clean.kernel(flags);
+        loop {
+            i = json_escape_run(src, i, out, &kernel);
+            if src.len() - i < KERNEL_MIN {
+                break;
+            }
+            // The kernel stopped at malformed UTF-8, or is not available.
+            let c = next_utf8_char(src, i);
+            if c.status == Status::Success {
+                break;
+            }
+            if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
+            } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
+                out.extend_from_slice(replacement(flags));
+            } else {
+                return Err(JsonError::Utf8);
+            }
+            i = c.cursor;
+        }
+    }
     let raw_terminators = line_terminators_raw(flags);
-    let (mut i, mut run) = (0, 0);
+    let mut run = i;
     while let Some(&b) = src.get(i) {
         if b < 0x80 {
             if clean.ascii(b) {
@@ -398,4 +424,174 @@ fn escape_body_reference(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Res
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod kernel_tests {
+    use super::*;
+
+    /// Runs the vector kernel alone from 0 and checks what it wrote against
+    /// the reference escaper on the part it consumed, and where it stopped.
+    fn check(src: &[u8], flags: JsonFlags) {
+        let kernel = Clean::new(flags).kernel(flags);
+        let mut out = b"xy".to_vec();
+        let stop = json_escape_run(src, 0, &mut out, &kernel);
+        let mut expected = b"xy".to_vec();
+        let reference = escape_string_reference(&src[..stop], flags, &mut expected);
+        if stop > 0 {
+            assert_eq!(reference, Ok(()), "{src:02X?} {flags}");
+            expected.remove(2);
+            expected.pop();
+        } else {
+            expected = b"xy".to_vec();
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&expected),
+            "{src:02X?} {flags} stop {stop}"
+        );
+        assert_eq!(out, expected);
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        // It stops only near the end or at malformed UTF-8.
+        if src.len() - stop >= KERNEL_MIN {
+            let c = next_utf8_char_reference(src, stop);
+            assert_eq!(c.status, Status::Failure, "{src:02X?} {flags} stop {stop}");
+        } else {
+            assert!(
+                stop + KERNEL_MIN + 3 >= src.len(),
+                "{src:02X?} {flags} stop {stop}"
+            );
+        }
+    }
+
+    const FLAG_SETS: [u32; 8] = [
+        0,
+        256,
+        256 | 2048,
+        64 | 15,
+        256 | 64 | 15,
+        1 | 8,
+        256 | 2,
+        256 | 2048 | 4,
+    ];
+
+    #[test]
+    fn kernel_matches_the_reference_at_every_offset() {
+        let pieces: &[&[u8]] = &[
+            b"\"",
+            b"\\",
+            b"/",
+            b"<",
+            b">",
+            b"&",
+            b"'",
+            b"\x00",
+            b"\x08",
+            b"\n",
+            b"\x1F",
+            b"\x7F",
+            "é".as_bytes(),
+            "߿".as_bytes(),
+            "€".as_bytes(),
+            "\u{2028}".as_bytes(),
+            "\u{2029}".as_bytes(),
+            "\u{FFFF}".as_bytes(),
+            "😀".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            b"\xC3",
+            b"\x80",
+            b"\xE2\x80",
+            b"\xF0\x9F\x98",
+            b"\xC0\x80",
+            b"\xE0\x80\xAF",
+            b"\xED\xA0\x80",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80",
+            b"\xFF",
+            b"\xE2\x80\xA8\xA9",
+        ];
+        for bits in FLAG_SETS {
+            let flags = JsonFlags::from_bits(bits);
+            for piece in pieces {
+                for at in 0..70 {
+                    for len in [64, 65, 67, 70, 96, 100, 131] {
+                        if at + piece.len() > len {
+                            continue;
+                        }
+                        let mut src = vec![b'a'; len];
+                        src[at..at + piece.len()].copy_from_slice(piece);
+                        check(&src, flags);
+                        // The same with another piece right after, and
+                        // multibyte text around.
+                        let mut dense: Vec<u8> = "жё".repeat(len / 4).into_bytes();
+                        dense.truncate(at - at % 2);
+                        dense.extend_from_slice(piece);
+                        dense.extend_from_slice("字😀x".repeat(8).as_bytes());
+                        check(&dense, flags);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernel_matches_the_reference_on_random_text() {
+        let alphabet: &[&[u8]] = &[
+            b"a",
+            b" ",
+            b"/",
+            b"\"",
+            b"\n",
+            b"<",
+            b"&",
+            b"'",
+            b"\\",
+            b"\x01",
+            "é".as_bytes(),
+            "Ж".as_bytes(),
+            "字".as_bytes(),
+            "😀".as_bytes(),
+            "\u{2028}".as_bytes(),
+            b"\xC3",
+            b"\xE2\x82",
+            b"\xFF",
+            b"\xED\xA0\x80",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..20_000 {
+            let mut src = Vec::new();
+            let target = 64 + round % 200;
+            let bias = round % 4;
+            while src.len() < target {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let k = (seed >> 32) as usize;
+                let piece = match bias {
+                    0 => alphabet[k % alphabet.len()],
+                    1 => {
+                        alphabet[if k.is_multiple_of(8) {
+                            k / 8 % alphabet.len()
+                        } else {
+                            0
+                        }]
+                    }
+                    2 => alphabet[10 + k % 4],
+                    _ => {
+                        alphabet[if k.is_multiple_of(16) {
+                            k / 16 % alphabet.len()
+                        } else {
+                            10 + k % 4
+                        }]
+                    }
+                };
+                src.extend_from_slice(piece);
+            }
+            let flags = JsonFlags::from_bits(FLAG_SETS[round % FLAG_SETS.len()]);
+            check(&src, flags);
+        }
+    }
 }

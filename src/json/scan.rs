@@ -2,6 +2,7 @@
 //! the first byte that is not, sixteen bytes at a time.
 
 use super::JsonFlags;
+use crate::decode::kernels::JsonKernel;
 
 /// Bytes examined per step of [`first_dirty_with`].
 pub(super) const STEP: usize = 16;
@@ -58,6 +59,10 @@ pub(super) struct Clean {
     specials: [u8; 7],
     /// How many places of `specials` are distinct and used (2 to 7).
     count: usize,
+    /// The same set as nibble lookups for the vector kernel (see
+    /// [`JsonKernel`]).
+    lo: [u8; 16],
+    hi: [u8; 16],
 }
 
 /// [`Clean`] for every combination of the four flags that matter, indexed
@@ -111,10 +116,41 @@ impl Clean {
             }
             k += 1;
         }
+        // Nibble lookups: bit 1 for controls (rows 0 and 1), 2 for row
+        // 2 (`"` `&` `'` `/`), 4 for row 3 (`<` `>`), 8 for row 5 (`\`).
+        let mut lo = [1u8; 16];
+        let mut hi = [0u8; 16];
+        hi[0] = 1;
+        hi[1] = 1;
+        hi[2] = 2;
+        hi[3] = 4;
+        hi[5] = 8;
+        let mut b = 0x20;
+        while b < 0x80 {
+            if REASONS[b] & active != 0 {
+                lo[b & 15] |= hi[b >> 4];
+            }
+            b += 1;
+        }
         Self {
             active,
             specials,
             count,
+            lo,
+            hi,
+        }
+    }
+
+    /// The vector kernel's view of these flags.
+    #[inline(always)]
+    pub(super) fn kernel(&self, flags: JsonFlags) -> JsonKernel {
+        JsonKernel {
+            lo: self.lo,
+            hi: self.hi,
+            hex_quot: flags.contains(JsonFlags::HEX_QUOT),
+            raw_unicode: flags.contains(JsonFlags::UNESCAPED_UNICODE),
+            raw_terminators: flags
+                .contains(JsonFlags::UNESCAPED_UNICODE | JsonFlags::UNESCAPED_LINE_TERMINATORS),
         }
     }
 
@@ -236,6 +272,17 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn nibble_lookups_are_the_clean_set() {
+        for flags in all_flag_sets() {
+            let clean = Clean::new(flags);
+            for b in 0..0x80u8 {
+                let dirty = clean.lo[usize::from(b & 15)] & clean.hi[usize::from(b >> 4)] != 0;
+                assert_eq!(dirty, !clean.ascii(b), "{flags} {b:#x}");
             }
         }
     }
