@@ -1,7 +1,7 @@
 //! PHP's `php_json_escape_string()`: one string to a JSON string literal.
 
 use super::number::{Number, numeric_string, write_double, write_int};
-use super::scan::{Clean, STEP, first_dirty_with};
+use super::scan::{Clean, STEP, first_dirty_with, short_is_clean};
 use super::{JsonError, JsonFlags};
 use crate::decode::kernels::json_escape_run;
 use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
@@ -260,7 +260,7 @@ fn escape_body_as<const RAW_UNICODE: bool>(
 ) -> Result<(), JsonError> {
     let clean = Clean::new(flags);
     // Short and clean, as most names and values are: one test, one copy.
-    if src.len() <= STEP && src.iter().all(|&b| b < 0x80 && clean.ascii(b)) {
+    if src.len() <= STEP && short_is_clean(src, clean) {
         out.extend_from_slice(src);
         return Ok(());
     }

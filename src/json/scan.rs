@@ -190,6 +190,29 @@ impl Clean {
     }
 }
 
+/// Whether every byte of `src` (at most [`STEP`] bytes) is clean under
+/// `clean`: two overlapping words for 8 to 16 bytes, one word made of two
+/// overlapping halves for 4 to 7, bytes one by one below.
+#[inline(always)]
+pub(super) fn short_is_clean(src: &[u8], clean: &Clean) -> bool {
+    let n = src.len();
+    debug_assert!(n <= STEP);
+    let word = |at: usize| u64::from_le_bytes(src[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u32::from_le_bytes(src[at..at + 4].try_into().expect("4 bytes"));
+    let (a, b) = if n >= 8 {
+        (word(0), word(n - 8))
+    } else if n >= 4 {
+        (u64::from(half(0)) | u64::from(half(n - 4)) << 32, 0x2020_2020_2020_2020)
+    } else {
+        return src.iter().all(|&b| b < 0x80 && clean.ascii(b));
+    };
+    match clean.width() {
+        2 => dirty(a, &clean.specials::<2>()) | dirty(b, &clean.specials::<2>()) == 0,
+        3 => dirty(a, &clean.specials::<3>()) | dirty(b, &clean.specials::<3>()) == 0,
+        _ => dirty(a, &clean.specials::<7>()) | dirty(b, &clean.specials::<7>()) == 0,
+    }
+}
+
 /// One bit (the high bit of the byte) for each of the eight bytes of `x`
 /// that is a control, not ASCII, or one of `specials`.
 #[inline(always)]
@@ -272,6 +295,24 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn short_is_clean_is_the_byte_test() {
+        for flags in all_flag_sets() {
+            let clean = Clean::new(flags);
+            for n in 0..=STEP {
+                for bad in 0..=255u8 {
+                    for at in 0..n {
+                        let mut src = vec![b'a'; n];
+                        src[at] = bad;
+                        let expected = src.iter().all(|&b| b < 0x80 && clean.ascii(b));
+                        assert_eq!(short_is_clean(&src, clean), expected, "{flags} {src:?}");
+                    }
+                }
+                assert!(short_is_clean(&vec![b'z'; n], clean));
             }
         }
     }
