@@ -92,6 +92,17 @@ mod x86 {
         _mm256_storeu_si256, _mm256_subs_epu8, _mm256_testz_si256, _mm256_xor_si256,
     };
 
+    use std::arch::x86_64::{
+        _mm256_mask_blend_epi8, _mm512_add_epi16, _mm512_and_si512, _mm512_broadcast_i32x4,
+        _mm512_castsi512_si256, _mm512_cmpge_epu8_mask, _mm512_cmplt_epu8_mask,
+        _mm512_cvtepu8_epi16, _mm512_inserti64x4, _mm512_loadu_si512, _mm512_mask_cmpeq_epi16_mask,
+        _mm512_mask_cmplt_epu16_mask, _mm512_mask_cmpneq_epi16_mask, _mm512_mask_mov_epi16,
+        _mm512_maskz_compress_epi8, _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask,
+        _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi16,
+        _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16, _mm512_storeu_si512,
+        _mm512_ternarylogic_epi32, _pdep_u64,
+    };
+
     use super::{JSON_WINDOW, JsonKernel, STEP};
 
     /// For every 8-bit mask of bytes to drop, the shuffle that gathers the
@@ -272,9 +283,48 @@ mod x86 {
     ///
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn json_escape_avx2(
+        src: &[u8],
+        i: usize,
+        out: &mut Vec<u8>,
+        kernel: &JsonKernel,
+    ) -> usize {
+        // SAFETY: AVX2 is enabled here, which is all the body needs
+        // without the dense path.
+        unsafe { json_escape_body::<false>(src, i, out, kernel) }
+    }
+
+    /// The AVX2 kernel with the AVX-512 path for windows of characters
+    /// written as `\uXXXX` (see [`dense_window`]).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2, BMI2 and AVX-512 F, BW, VL, VBMI and
+    /// VBMI2 (see [`super::dense_available`]).
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+    )]
+    pub(super) unsafe fn json_escape_avx512(
+        src: &[u8],
+        i: usize,
+        out: &mut Vec<u8>,
+        kernel: &JsonKernel,
+    ) -> usize {
+        // SAFETY: every feature the body uses with `DENSE` is enabled here.
+        unsafe { json_escape_body::<true>(src, i, out, kernel) }
+    }
+
+    /// The loop of both kernels, inlined into each so that it is compiled
+    /// with its features.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2, and with `DENSE` what
+    /// [`json_escape_avx512`] needs; the caller must enable them.
+    #[inline(always)]
     #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
     #[allow(clippy::too_many_lines)]
-    pub(super) unsafe fn json_escape_avx2(
+    unsafe fn json_escape_body<const DENSE: bool>(
         src: &[u8],
         mut i: usize,
         out: &mut Vec<u8>,
@@ -283,188 +333,407 @@ mod x86 {
         const W: usize = JSON_WINDOW;
         // Room asked for before each window: a window writes at most six
         // bytes per byte of its own and of a character crossing its end
-        // (35 bytes), and stores run up to 32 bytes past what it writes.
-        const ROOM: usize = 6 * (W + 3) + W + 16;
-        let n = src.len();
-        let sp = src.as_ptr();
-        let splat = |b: u8| _mm256_set1_epi8(b as i8);
-        let nibble = splat(0x0F);
-        let zero = _mm256_setzero_si256();
-        // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
-        // lookups per byte pair, and the third and fourth bytes of
-        // three- and four-byte characters checked to be continuations.
-        let table = |t: &[u8; 16]| {
-            // SAFETY: the table is 16 bytes long.
-            unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) }
-        };
-        let (lo_t, hi_t) = (table(&kernel.lo), table(&kernel.hi));
-        let (k1_hi, k1_lo, k2_hi) = (
-            table(&super::UTF8_BYTE_1_HIGH),
-            table(&super::UTF8_BYTE_1_LOW),
-            table(&super::UTF8_BYTE_2_HIGH),
-        );
-        let escapes = &super::JSON_ESCAPES;
-        let quot = if kernel.hex_quot {
-            super::JSON_QUOT_HEX
-        } else {
-            escapes[usize::from(b'"')]
-        };
-        let mut len = out.len();
-        // Each window: `src[i..i + 64]` is in bounds, so are all loads
-        // below (at most `i + 35 + 32`... see each).
-        while n - i >= 2 * W {
-            if out.capacity() - len < ROOM {
-                // SAFETY: the bytes up to `len` have been written.
-                unsafe { out.set_len(len) };
-                out.reserve(ROOM);
-            }
-            let dst = out.as_mut_ptr();
-            // SAFETY: `i + 32 <= n`.
-            let v = unsafe { _mm256_loadu_si256(sp.add(i).cast()) };
-            let class = _mm256_and_si256(
-                _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
-                _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+        // (35 bytes), and stores run up to 64 bytes past what it writes.
+        const ROOM: usize = 6 * (W + 3) + 2 * W + 16;
+        // SAFETY (whole body): the caller enables AVX2 (and with `DENSE`
+        // the AVX-512 features), so the intrinsics may run; memory accesses
+        // are justified one by one below.
+        unsafe {
+            let n = src.len();
+            let sp = src.as_ptr();
+            let splat = |b: u8| _mm256_set1_epi8(b as i8);
+            let nibble = splat(0x0F);
+            let zero = _mm256_setzero_si256();
+            // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
+            // lookups per byte pair, and the third and fourth bytes of
+            // three- and four-byte characters checked to be continuations.
+            let table = |t: &[u8; 16]| {
+                // SAFETY: the table is 16 bytes long.
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()))
+            };
+            let (lo_t, hi_t) = (table(&kernel.lo), table(&kernel.hi));
+            let (k1_hi, k1_lo, k2_hi) = (
+                table(&super::UTF8_BYTE_1_HIGH),
+                table(&super::UTF8_BYTE_1_LOW),
+                table(&super::UTF8_BYTE_2_HIGH),
             );
-            let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
-            let high = _mm256_movemask_epi8(v) as u32;
-            if special | high == 0 {
-                // SAFETY: `len + 32 <= capacity` (ROOM).
-                unsafe { _mm256_storeu_si256(dst.add(len).cast(), v) };
-                len += W;
-                i += W;
-                continue;
-            }
-            let mut end = W;
-            let mut m = special | high;
-            if kernel.raw_unicode && high != 0 {
-                // The previous one, two and three bytes of each lane, with
-                // zeros before the window (it starts at a character).
-                let before = _mm256_permute2x128_si256(v, v, 0x08);
-                let prev1 = _mm256_alignr_epi8(v, before, 15);
-                let prev2 = _mm256_alignr_epi8(v, before, 14);
-                let prev3 = _mm256_alignr_epi8(v, before, 13);
-                let e = _mm256_and_si256(
-                    _mm256_and_si256(
-                        _mm256_shuffle_epi8(
-                            k1_hi,
-                            _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble),
-                        ),
-                        _mm256_shuffle_epi8(k1_lo, _mm256_and_si256(prev1, nibble)),
-                    ),
-                    _mm256_shuffle_epi8(k2_hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
-                );
-                let must23 = _mm256_and_si256(
-                    _mm256_or_si256(
-                        _mm256_subs_epu8(prev2, splat(0xE0 - 0x80)),
-                        _mm256_subs_epu8(prev3, splat(0xF0 - 0x80)),
-                    ),
-                    splat(0x80),
-                );
-                let error = _mm256_xor_si256(must23, e);
-                if _mm256_testz_si256(error, error) == 1 {
-                    // Well-formed: only the ASCII to escape, and U+2028
-                    // and U+2029 (E2 80 A8/A9) unless copied too.
-                    m = special;
-                    if !kernel.raw_terminators {
-                        let terminator = _mm256_and_si256(
-                            _mm256_and_si256(
-                                _mm256_cmpeq_epi8(prev2, splat(0xE2)),
-                                _mm256_cmpeq_epi8(prev1, splat(0x80)),
-                            ),
-                            _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
-                        );
-                        m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
-                    }
-                    // A character cut by the window's end is left for the
-                    // next window.
-                    // SAFETY: `i + 32 <= n`.
-                    let tail = unsafe { [*sp.add(i + 29), *sp.add(i + 30), *sp.add(i + 31)] };
-                    end = if tail[2] >= 0xC0 {
-                        W - 1
-                    } else if tail[1] >= 0xE0 {
-                        W - 2
-                    } else if tail[0] >= 0xF0 {
-                        W - 3
-                    } else {
-                        W
-                    };
+            let escapes = &super::JSON_ESCAPES;
+            let quot = if kernel.hex_quot {
+                super::JSON_QUOT_HEX
+            } else {
+                escapes[usize::from(b'"')]
+            };
+            let mut len = out.len();
+            // Each window: `src[i..i + 64]` is in bounds, so are all loads
+            // below (at most `i + 35 + 32`... see each).
+            while n - i >= 2 * W {
+                if out.capacity() - len < ROOM {
+                    // SAFETY: the bytes up to `len` have been written.
+                    out.set_len(len);
+                    out.reserve(ROOM);
                 }
-            }
-            // `src[i + last..]` is stored at `dst + len` before each
-            // escape; the escape then overwrites what follows the run.
-            let mut last = 0usize;
-            // SAFETY: `len + 32 <= capacity` (ROOM).
-            unsafe { _mm256_storeu_si256(dst.add(len).cast(), v) };
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                len += j - last;
-                let p = i + j;
-                // SAFETY: `p < i + 32` and `i + 64 <= n`.
-                let b = unsafe { *sp.add(p) };
-                if b < 0x80 {
-                    let word = if b == b'"' {
-                        quot
-                    } else {
-                        escapes[usize::from(b)]
-                    };
-                    // SAFETY: `len + 8 <= capacity` (ROOM).
-                    unsafe { dst.add(len).cast::<u64>().write_unaligned(word.to_le()) };
-                    len += (word >> 56) as usize;
-                    last = j + 1;
-                } else {
-                    // SAFETY: `p + 4 <= i + 35 <= n`.
-                    let w = u32::from_le(unsafe { sp.add(p).cast::<u32>().read_unaligned() });
-                    let Some((cp, width)) = super::json_decode_word(w) else {
-                        // SAFETY: the bytes up to `len` have been written.
-                        unsafe { out.set_len(len) };
-                        return p;
-                    };
-                    let raw = kernel.raw_unicode && (kernel.raw_terminators || cp & !1 != 0x2028);
-                    // SAFETY: `len + 16 <= capacity` (ROOM).
-                    unsafe {
-                        if raw {
-                            dst.add(len).cast::<u32>().write_unaligned(w.to_le());
-                            len += width;
-                        } else if cp < 0x1_0000 {
-                            let word = super::json_unit_word(cp);
-                            dst.add(len).cast::<u64>().write_unaligned(word.to_le());
-                            len += 6;
+                let dst = out.as_mut_ptr();
+                // SAFETY: `i + 32 <= n`.
+                let v = _mm256_loadu_si256(sp.add(i).cast());
+                let class = _mm256_and_si256(
+                    _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
+                    _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+                );
+                let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
+                let high = _mm256_movemask_epi8(v) as u32;
+                if special | high == 0 {
+                    // SAFETY: `len + 32 <= capacity` (ROOM).
+                    _mm256_storeu_si256(dst.add(len).cast(), v);
+                    len += W;
+                    i += W;
+                    continue;
+                }
+                if DENSE && !kernel.raw_unicode && special == 0 {
+                    if let Some((read, written)) = dense_window(sp.add(i), dst.add(len), special) {
+                        i += read;
+                        len += written;
+                        continue;
+                    }
+                }
+                let mut end = W;
+                let mut m = special | high;
+                if kernel.raw_unicode && high != 0 {
+                    // The previous one, two and three bytes of each lane, with
+                    // zeros before the window (it starts at a character).
+                    let before = _mm256_permute2x128_si256(v, v, 0x08);
+                    let prev1 = _mm256_alignr_epi8(v, before, 15);
+                    let prev2 = _mm256_alignr_epi8(v, before, 14);
+                    let prev3 = _mm256_alignr_epi8(v, before, 13);
+                    let e = _mm256_and_si256(
+                        _mm256_and_si256(
+                            _mm256_shuffle_epi8(
+                                k1_hi,
+                                _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble),
+                            ),
+                            _mm256_shuffle_epi8(k1_lo, _mm256_and_si256(prev1, nibble)),
+                        ),
+                        _mm256_shuffle_epi8(
+                            k2_hi,
+                            _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble),
+                        ),
+                    );
+                    let must23 = _mm256_and_si256(
+                        _mm256_or_si256(
+                            _mm256_subs_epu8(prev2, splat(0xE0 - 0x80)),
+                            _mm256_subs_epu8(prev3, splat(0xF0 - 0x80)),
+                        ),
+                        splat(0x80),
+                    );
+                    let error = _mm256_xor_si256(must23, e);
+                    if _mm256_testz_si256(error, error) == 1 {
+                        // Well-formed: only the ASCII to escape, and U+2028
+                        // and U+2029 (E2 80 A8/A9) unless copied too.
+                        m = special;
+                        if !kernel.raw_terminators {
+                            let terminator = _mm256_and_si256(
+                                _mm256_and_si256(
+                                    _mm256_cmpeq_epi8(prev2, splat(0xE2)),
+                                    _mm256_cmpeq_epi8(prev1, splat(0x80)),
+                                ),
+                                _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
+                            );
+                            m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
+                        }
+                        // A character cut by the window's end is left for the
+                        // next window.
+                        // SAFETY: `i + 32 <= n`.
+                        let tail = [*sp.add(i + 29), *sp.add(i + 30), *sp.add(i + 31)];
+                        end = if tail[2] >= 0xC0 {
+                            W - 1
+                        } else if tail[1] >= 0xE0 {
+                            W - 2
+                        } else if tail[0] >= 0xF0 {
+                            W - 3
                         } else {
-                            let v = cp - 0x1_0000;
-                            let high = super::json_unit_word(0xD800 | v >> 10);
-                            let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
-                            dst.add(len).cast::<u64>().write_unaligned(high.to_le());
-                            dst.add(len + 6).cast::<u64>().write_unaligned(low.to_le());
-                            len += 12;
+                            W
+                        };
+                    }
+                }
+                // `src[i + last..]` is stored at `dst + len` before each
+                // escape; the escape then overwrites what follows the run.
+                let mut last = 0usize;
+                // SAFETY: `len + 32 <= capacity` (ROOM).
+                _mm256_storeu_si256(dst.add(len).cast(), v);
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    len += j - last;
+                    let p = i + j;
+                    // SAFETY: `p < i + 32` and `i + 64 <= n`.
+                    let b = *sp.add(p);
+                    if b < 0x80 {
+                        let word = if b == b'"' {
+                            quot
+                        } else {
+                            escapes[usize::from(b)]
+                        };
+                        // SAFETY: `len + 8 <= capacity` (ROOM).
+                        dst.add(len).cast::<u64>().write_unaligned(word.to_le());
+                        len += (word >> 56) as usize;
+                        last = j + 1;
+                    } else {
+                        // SAFETY: `p + 4 <= i + 35 <= n`.
+                        let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
+                        let Some((cp, width)) = super::json_decode_word(w) else {
+                            // SAFETY: the bytes up to `len` have been written.
+                            out.set_len(len);
+                            return p;
+                        };
+                        let raw =
+                            kernel.raw_unicode && (kernel.raw_terminators || cp & !1 != 0x2028);
+                        // SAFETY: `len + 16 <= capacity` (ROOM).
+                        {
+                            if raw {
+                                dst.add(len).cast::<u32>().write_unaligned(w.to_le());
+                                len += width;
+                            } else if cp < 0x1_0000 {
+                                let word = super::json_unit_word(cp);
+                                dst.add(len).cast::<u64>().write_unaligned(word.to_le());
+                                len += 6;
+                            } else {
+                                let v = cp - 0x1_0000;
+                                let high = super::json_unit_word(0xD800 | v >> 10);
+                                let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
+                                dst.add(len).cast::<u64>().write_unaligned(high.to_le());
+                                dst.add(len + 6).cast::<u64>().write_unaligned(low.to_le());
+                                len += 12;
+                            }
+                        }
+                        last = j + width;
+                    }
+                    m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
+                    if m != 0 {
+                        // SAFETY: `i + last + 32 <= i + 64 <= n`; `len + 32
+                        // <= capacity` (ROOM).
+                        {
+                            let rest = _mm256_loadu_si256(sp.add(i + last).cast());
+                            _mm256_storeu_si256(dst.add(len).cast(), rest);
                         }
                     }
-                    last = j + width;
                 }
-                m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
-                if m != 0 {
-                    // SAFETY: `i + last + 32 <= i + 64 <= n`; `len + 32
-                    // <= capacity` (ROOM).
-                    unsafe {
+                if last < end {
+                    // SAFETY: as above.
+                    {
                         let rest = _mm256_loadu_si256(sp.add(i + last).cast());
                         _mm256_storeu_si256(dst.add(len).cast(), rest);
                     }
+                    len += end - last;
+                    i += end;
+                } else {
+                    i += last;
                 }
             }
-            if last < end {
-                // SAFETY: as above.
-                unsafe {
-                    let rest = _mm256_loadu_si256(sp.add(i + last).cast());
-                    _mm256_storeu_si256(dst.add(len).cast(), rest);
-                }
-                len += end - last;
-                i += end;
-            } else {
-                i += last;
-            }
+            // The bytes up to `len` have been written.
+            out.set_len(len);
+            i
         }
-        // SAFETY: the bytes up to `len` have been written.
-        unsafe { out.set_len(len) };
-        i
+    }
+
+    /// Index vectors of [`dense_window`] (see there).
+    struct DenseIndexes {
+        /// The slots of positions `8k..8k + 8`: for each, its first byte
+        /// (`\` or the ASCII byte), `u`, and the four digits of its unit
+        /// from the digits of units `16 (k / 2)..`.
+        slot: [[u8; 64]; 4],
+        /// For each unit `k`: its high byte twice, its low byte twice.
+        spread: [[u8; 64]; 2],
+        /// Byte `j + 1` and byte `j + 2` to place `j`.
+        shift: [[u8; 64]; 2],
+    }
+
+    /// Where `u` is in the second table of the slot permutes.
+    const AUX_U: u8 = 32;
+
+    static DENSE: DenseIndexes = {
+        let mut t = DenseIndexes {
+            slot: [[0; 64]; 4],
+            spread: [[0; 64]; 2],
+            shift: [[0; 64]; 2],
+        };
+        let mut k = 0;
+        while k < 4 {
+            let mut q = 0;
+            while q < 8 {
+                let p = 8 * k + q; // position
+                let g = 8 * q; // slot offset in the vector
+                let d = (4 * (p % 16)) as u8; // its first hex digit
+                t.slot[k][g] = 64 + p as u8;
+                t.slot[k][g + 1] = 64 + AUX_U;
+                t.slot[k][g + 2] = d;
+                t.slot[k][g + 3] = d + 1;
+                t.slot[k][g + 4] = d + 2;
+                t.slot[k][g + 5] = d + 3;
+                q += 1;
+            }
+            k += 1;
+        }
+        let mut u = 0;
+        while u < 32 {
+            let (h, l) = ((2 * u + 1) as u8, (2 * u) as u8);
+            let (v, o) = (u / 16, 4 * (u % 16));
+            t.spread[v][o] = h;
+            t.spread[v][o + 1] = h;
+            t.spread[v][o + 2] = l;
+            t.spread[v][o + 3] = l;
+            u += 1;
+        }
+        let mut j = 0;
+        while j < 64 {
+            t.shift[0][j] = ((j + 1) % 64) as u8;
+            t.shift[1][j] = ((j + 2) % 64) as u8;
+            j += 1;
+        }
+        t
+    };
+
+    /// One window of text written as `\uXXXX` with AVX-512: the characters
+    /// starting in the 32 bytes at `src` (or 31 when a four-byte character
+    /// starts at the last one), when they are all ASCII that needs no
+    /// escape (`ascii_ok`: the bytes that do not) or well-formed multibyte
+    /// characters; `None` otherwise. Returns the bytes read (up to 35: a
+    /// character may end past the window) and written (at `dst`, with up
+    /// to 64 bytes stored past them).
+    ///
+    /// Each position gets a 16-bit unit: the code point of a character
+    /// starting there, the high surrogate of a four-byte character at its
+    /// lead and the low one on the byte after. Units become hex digits,
+    /// the digits eight-byte slots (`\uXXXX`, or the ASCII byte then
+    /// anything), and a compress per eight slots keeps six bytes of each
+    /// unit, one of each ASCII byte and none of the other positions.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have what [`json_escape_avx512`] needs (the caller
+    /// enables it); 64 bytes must be readable at `src`, and 64 more than
+    /// the returned count writable at `dst`.
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    unsafe fn dense_window(src: *const u8, dst: *mut u8, special: u32) -> Option<(usize, usize)> {
+        // SAFETY (whole body): features as documented; the load is the 64
+        // readable bytes, every store within the writable ones.
+        unsafe {
+            let z = _mm512_loadu_si512(src.cast());
+            let splat = |b: u8| _mm512_set1_epi8(b as i8);
+            // Byte classes over all 64 positions.
+            let high: u64 = _mm512_movepi8_mask(z);
+            let cont = high & _mm512_cmplt_epu8_mask(z, splat(0xC0));
+            let ge_c2 = _mm512_cmpge_epu8_mask(z, splat(0xC2));
+            let ge_e0 = _mm512_cmpge_epu8_mask(z, splat(0xE0));
+            let ge_f0 = _mm512_cmpge_epu8_mask(z, splat(0xF0));
+            let ge_f5 = _mm512_cmpge_epu8_mask(z, splat(0xF5));
+            // Characters start in the first 32 bytes, or 31 when a
+            // four-byte one starts at the last (its low surrogate would
+            // be past the 32 units).
+            let low: u64 = if ge_f0 & !ge_f5 & 1 << 31 != 0 {
+                0x7FFF_FFFF
+            } else {
+                0xFFFF_FFFF
+            };
+            let l2 = ge_c2 & !ge_e0 & low;
+            let l3 = ge_e0 & !ge_f0 & low;
+            let l4 = ge_f0 & !ge_f5 & low;
+            let expected = (l2 | l3 | l4) << 1 | (l3 | l4) << 2 | l4 << 3;
+            let bad = ((cont ^ expected) & (low | expected))
+                | (high & !cont & !ge_c2 | ge_f5) & low
+                | u64::from(special) & low;
+            if bad != 0 {
+                return None;
+            }
+            let read = 64 - (low | expected).leading_zeros() as usize;
+            let ascii = !high & low;
+            let units = (l2 | l3 | l4 | l4 << 1) & low;
+
+            // Units, one per position, from the bytes at, one and two
+            // after each position.
+            let y0 = _mm512_castsi512_si256(z);
+            let shifted = |t: &[u8; 64]| {
+                _mm512_castsi512_si256(_mm512_permutexvar_epi8(
+                    _mm512_loadu_si512(t.as_ptr().cast()),
+                    z,
+                ))
+            };
+            let w = |x: u16| _mm512_set1_epi16(x as i16);
+            let b0 = _mm512_cvtepu8_epi16(y0);
+            let b1 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[0]));
+            let b2 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[1]));
+            let c1 = _mm512_and_si512(b1, w(0x3F));
+            let c2 = _mm512_and_si512(b2, w(0x3F));
+            let c1_6 = _mm512_slli_epi16::<6>(c1);
+            let cp2 = _mm512_or_si512(_mm512_slli_epi16::<6>(_mm512_and_si512(b0, w(0x1F))), c1);
+            let cp3 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16::<12>(b0), c1_6), c2);
+            // 0xD800 + (code point >> 10) - 0x40 for four-byte leads.
+            let surrogate_high = _mm512_add_epi16(
+                _mm512_add_epi16(
+                    _mm512_slli_epi16::<8>(_mm512_and_si512(b0, w(0x07))),
+                    _mm512_slli_epi16::<2>(c1),
+                ),
+                _mm512_add_epi16(_mm512_srli_epi16::<4>(c2), w(0xD800 - 0x40)),
+            );
+            // Out of range: three-byte overlongs (below U+0800) and
+            // surrogates, four-byte overlongs (below U+10000) and code
+            // points above U+10FFFF (high surrogate out of D800..DBFF).
+            let range = _mm512_mask_cmplt_epu16_mask(l3 as u32, cp3, w(0x0800))
+                | _mm512_mask_cmpeq_epi16_mask(
+                    l3 as u32,
+                    _mm512_and_si512(cp3, w(0xF800)),
+                    w(0xD800),
+                )
+                | _mm512_mask_cmpneq_epi16_mask(
+                    l4 as u32,
+                    _mm512_and_si512(surrogate_high, w(0xFC00)),
+                    w(0xD800),
+                );
+            if range != 0 {
+                return None;
+            }
+            let surrogate_low = _mm512_or_si512(
+                _mm512_or_si512(_mm512_and_si512(c1_6, w(0x03C0)), c2),
+                w(0xDC00),
+            );
+            let mut unit = _mm512_mask_mov_epi16(cp3, l2 as u32, cp2);
+            unit = _mm512_mask_mov_epi16(unit, l4 as u32, surrogate_high);
+            unit = _mm512_mask_mov_epi16(unit, (l4 << 1) as u32, surrogate_low);
+
+            // Hex digits: four per unit, for units 0..16 and 16..32.
+            let hex_table =
+                _mm512_broadcast_i32x4(_mm_loadu_si128(b"0123456789abcdef".as_ptr().cast()));
+            let digits = |spread: &[u8; 64]| {
+                let x = _mm512_permutexvar_epi8(_mm512_loadu_si512(spread.as_ptr().cast()), unit);
+                // (x >> 4 & 0x000F) | (x & 0x0F00): 0xF8 is `a | b & c`.
+                let nibbles = _mm512_ternarylogic_epi32::<0xF8>(
+                    _mm512_and_si512(_mm512_srli_epi16::<4>(x), w(0x000F)),
+                    x,
+                    w(0x0F00),
+                );
+                _mm512_shuffle_epi8(hex_table, nibbles)
+            };
+            let hex = [digits(&DENSE.spread[0]), digits(&DENSE.spread[1])];
+            // The second table: each position's first byte (the ASCII
+            // byte, else `\`), then `u`.
+            let first = _mm256_mask_blend_epi8(ascii as u32, _mm256_set1_epi8(b'\\' as i8), y0);
+            let aux = _mm512_inserti64x4::<0>(splat(b'u'), first);
+            let mut written = 0usize;
+            for k in 0..4 {
+                let group = |m: u64| _pdep_u64(m >> (8 * k) & 0xFF, 0x0101_0101_0101_0101);
+                let keep = group(units) * 0x3F | group(ascii);
+                let slots = _mm512_maskz_permutex2var_epi8(
+                    keep,
+                    hex[k / 2],
+                    _mm512_loadu_si512(DENSE.slot[k].as_ptr().cast()),
+                    aux,
+                );
+                _mm512_storeu_si512(
+                    dst.add(written).cast(),
+                    _mm512_maskz_compress_epi8(keep, slots),
+                );
+                written += keep.count_ones() as usize;
+            }
+            Some((read, written))
+        }
     }
 }
 
@@ -653,6 +922,32 @@ static UTF8_BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
 ];
 
+/// Whether the CPU has what the AVX-512 path of [`json_escape_run`]
+/// needs (AVX-512 F, BW, VL, VBMI, VBMI2, with AVX2 and BMI2), asked once.
+#[cfg(target_arch = "x86_64")]
+fn dense_available() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static KNOWN: AtomicU8 = AtomicU8::new(0);
+    match KNOWN.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => {
+            let yes = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx512vbmi")
+                && std::arch::is_x86_feature_detected!("avx512vbmi2")
+                && std::env::var_os("PHPXML_NO_AVX512").is_none();
+            KNOWN.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+    }
+}
+
 /// Window of [`json_escape_run`].
 const JSON_WINDOW: usize = 32;
 
@@ -674,11 +969,16 @@ pub(crate) fn json_escape_run(
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        if src.len().saturating_sub(i) >= 2 * JSON_WINDOW
-            && std::arch::is_x86_feature_detected!("avx2")
-        {
-            // SAFETY: AVX2 is available (checked just above).
-            return unsafe { x86::json_escape_avx2(src, i, out, kernel) };
+        if src.len().saturating_sub(i) >= 2 * JSON_WINDOW {
+            if dense_available() {
+                // SAFETY: every feature the kernel needs is available
+                // (checked just above).
+                return unsafe { x86::json_escape_avx512(src, i, out, kernel) };
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is available (checked just above).
+                return unsafe { x86::json_escape_avx2(src, i, out, kernel) };
+            }
         }
     }
     let _ = (out, kernel);

@@ -202,7 +202,10 @@ pub(super) fn short_is_clean(src: &[u8], clean: &Clean) -> bool {
     let (a, b) = if n >= 8 {
         (word(0), word(n - 8))
     } else if n >= 4 {
-        (u64::from(half(0)) | u64::from(half(n - 4)) << 32, 0x2020_2020_2020_2020)
+        (
+            u64::from(half(0)) | u64::from(half(n - 4)) << 32,
+            0x2020_2020_2020_2020,
+        )
     } else {
         return src.iter().all(|&b| b < 0x80 && clean.ascii(b));
     };
