@@ -93,14 +93,14 @@ mod x86 {
     };
 
     use std::arch::x86_64::{
-        _mm256_mask_blend_epi8, _mm512_add_epi16, _mm512_and_si512, _mm512_broadcast_i32x4,
-        _mm512_castsi512_si256, _mm512_cmpge_epu8_mask, _mm512_cmplt_epu8_mask,
-        _mm512_cvtepu8_epi16, _mm512_inserti64x4, _mm512_loadu_si512, _mm512_mask_cmpeq_epi16_mask,
-        _mm512_mask_cmplt_epu16_mask, _mm512_mask_cmpneq_epi16_mask, _mm512_mask_mov_epi16,
-        _mm512_maskz_compress_epi8, _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask,
-        _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi16,
-        _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16, _mm512_storeu_si512,
-        _mm512_ternarylogic_epi32, _pdep_u64,
+        __m256i, _mm256_mask_blend_epi8, _mm256_mask_test_epi8_mask, _mm512_add_epi16,
+        _mm512_and_si512, _mm512_broadcast_i32x4, _mm512_castsi512_si256, _mm512_cmpge_epu8_mask,
+        _mm512_cmplt_epu8_mask, _mm512_cvtepu8_epi16, _mm512_inserti64x4, _mm512_loadu_si512,
+        _mm512_mask_cmpeq_epi16_mask, _mm512_mask_cmplt_epu16_mask, _mm512_mask_cmpneq_epi16_mask,
+        _mm512_mask_mov_epi16, _mm512_maskz_compress_epi8, _mm512_maskz_permutex2var_epi8,
+        _mm512_movepi8_mask, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi8,
+        _mm512_set1_epi16, _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16,
+        _mm512_storeu_si512, _mm512_ternarylogic_epi32, _pdep_u64,
     };
 
     use super::{JSON_WINDOW, JsonKernel, STEP};
@@ -388,10 +388,11 @@ mod x86 {
                     i += W;
                     continue;
                 }
-                if DENSE && !kernel.raw_unicode && special == 0 {
-                    if let Some((read, written)) = dense_window(sp.add(i), dst.add(len), special) {
-                        i += read;
-                        len += written;
+                if DENSE && !kernel.raw_unicode && special == 0 && high.count_ones() >= DENSE_MIN {
+                    let (next, written) = dense_run(src, i, out, len, lo_t, hi_t);
+                    if next != i {
+                        i = next;
+                        len = written;
                         continue;
                     }
                 }
@@ -590,149 +591,207 @@ mod x86 {
         t
     };
 
-    /// One window of text written as `\uXXXX` with AVX-512: the characters
-    /// starting in the 32 bytes at `src` (or 31 when a four-byte character
-    /// starts at the last one), when they are all ASCII that needs no
-    /// escape (`ascii_ok`: the bytes that do not) or well-formed multibyte
-    /// characters; `None` otherwise. Returns the bytes read (up to 35: a
-    /// character may end past the window) and written (at `dst`, with up
-    /// to 64 bytes stored past them).
+    /// Windows with fewer bytes from 0x80 up than this are left to the
+    /// character-by-character loop, faster on sparse non-ASCII text.
+    const DENSE_MIN: u32 = 12;
+
+    /// Text written as `\uXXXX` with AVX-512, 32 bytes at a time from
+    /// `i` (a character start) for as long as every character starting in
+    /// the window is ASCII that needs no escape (`lo_t`, `hi_t`: the
+    /// nibble lookups of [`JsonKernel`]) or a well-formed multibyte
+    /// character, and 64 bytes are left. `len` is the length of `out`
+    /// written so far (beyond `out.len()`). Returns where it stopped (a
+    /// character start) and the new written length.
     ///
-    /// Each position gets a 16-bit unit: the code point of a character
-    /// starting there, the high surrogate of a four-byte character at its
-    /// lead and the low one on the byte after. Units become hex digits,
-    /// the digits eight-byte slots (`\uXXXX`, or the ASCII byte then
-    /// anything), and a compress per eight slots keeps six bytes of each
-    /// unit, one of each ASCII byte and none of the other positions.
+    /// Windows are a fixed 32 bytes apart, so that the next load does not
+    /// wait for this window's work: a character crossing the window's end
+    /// belongs to the window of its lead, and its continuation bytes are
+    /// carried to the next window as expected (and skipped there). Each
+    /// position gets a 16-bit unit: the code point of a character starting
+    /// there, the high surrogate of a four-byte character at its lead and
+    /// the low one on the byte after (carried too when the lead is the
+    /// window's last byte). Units become hex digits, the digits eight-byte
+    /// slots (`\uXXXX`, or the ASCII byte then anything), and a compress
+    /// per eight slots keeps six bytes of each unit, one of each ASCII
+    /// byte and none of the other positions.
     ///
     /// # Safety
     ///
     /// The CPU must have what [`json_escape_avx512`] needs (the caller
-    /// enables it); 64 bytes must be readable at `src`, and 64 more than
-    /// the returned count writable at `dst`.
+    /// enables it); `len <= out.capacity()`, the bytes of `out` up to
+    /// `len` written.
     #[inline(always)]
     #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-    unsafe fn dense_window(src: *const u8, dst: *mut u8, special: u32) -> Option<(usize, usize)> {
-        // SAFETY (whole body): features as documented; the load is the 64
-        // readable bytes, every store within the writable ones.
+    #[allow(clippy::too_many_lines)]
+    unsafe fn dense_run(
+        src: &[u8],
+        mut i: usize,
+        out: &mut Vec<u8>,
+        mut len: usize,
+        lo_t: __m256i,
+        hi_t: __m256i,
+    ) -> (usize, usize) {
+        // Room for a window: six bytes per position, 64 stored past.
+        const ROOM: usize = 6 * JSON_WINDOW + 64 + 16;
+        const LOW: u64 = 0xFFFF_FFFF;
+        let n = src.len();
+        let sp = src.as_ptr();
+        // Continuation bytes at the start of the window whose character
+        // started in the previous one, and whether its first byte is the
+        // second of a four-byte character (the low surrogate's lane).
+        let mut carry: u64 = 0;
+        let mut carry_low = false;
+        // SAFETY (whole body): features as documented; every load is in
+        // `src` (`i + 64 <= n`), every store within the room reserved.
         unsafe {
-            let z = _mm512_loadu_si512(src.cast());
             let splat = |b: u8| _mm512_set1_epi8(b as i8);
-            // Byte classes over all 64 positions.
-            let high: u64 = _mm512_movepi8_mask(z);
-            let cont = high & _mm512_cmplt_epu8_mask(z, splat(0xC0));
-            let ge_c2 = _mm512_cmpge_epu8_mask(z, splat(0xC2));
-            let ge_e0 = _mm512_cmpge_epu8_mask(z, splat(0xE0));
-            let ge_f0 = _mm512_cmpge_epu8_mask(z, splat(0xF0));
-            let ge_f5 = _mm512_cmpge_epu8_mask(z, splat(0xF5));
-            // Characters start in the first 32 bytes, or 31 when a
-            // four-byte one starts at the last (its low surrogate would
-            // be past the 32 units).
-            let low: u64 = if ge_f0 & !ge_f5 & 1 << 31 != 0 {
-                0x7FFF_FFFF
-            } else {
-                0xFFFF_FFFF
-            };
-            let l2 = ge_c2 & !ge_e0 & low;
-            let l3 = ge_e0 & !ge_f0 & low;
-            let l4 = ge_f0 & !ge_f5 & low;
-            let expected = (l2 | l3 | l4) << 1 | (l3 | l4) << 2 | l4 << 3;
-            let bad = ((cont ^ expected) & (low | expected))
-                | (high & !cont & !ge_c2 | ge_f5) & low
-                | u64::from(special) & low;
-            if bad != 0 {
-                return None;
-            }
-            let read = 64 - (low | expected).leading_zeros() as usize;
-            let ascii = !high & low;
-            let units = (l2 | l3 | l4 | l4 << 1) & low;
-
-            // Units, one per position, from the bytes at, one and two
-            // after each position.
-            let y0 = _mm512_castsi512_si256(z);
-            let shifted = |t: &[u8; 64]| {
-                _mm512_castsi512_si256(_mm512_permutexvar_epi8(
-                    _mm512_loadu_si512(t.as_ptr().cast()),
-                    z,
-                ))
-            };
             let w = |x: u16| _mm512_set1_epi16(x as i16);
-            let b0 = _mm512_cvtepu8_epi16(y0);
-            let b1 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[0]));
-            let b2 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[1]));
-            let c1 = _mm512_and_si512(b1, w(0x3F));
-            let c2 = _mm512_and_si512(b2, w(0x3F));
-            let c1_6 = _mm512_slli_epi16::<6>(c1);
-            let cp2 = _mm512_or_si512(_mm512_slli_epi16::<6>(_mm512_and_si512(b0, w(0x1F))), c1);
-            let cp3 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16::<12>(b0), c1_6), c2);
-            // 0xD800 + (code point >> 10) - 0x40 for four-byte leads.
-            let surrogate_high = _mm512_add_epi16(
-                _mm512_add_epi16(
-                    _mm512_slli_epi16::<8>(_mm512_and_si512(b0, w(0x07))),
-                    _mm512_slli_epi16::<2>(c1),
-                ),
-                _mm512_add_epi16(_mm512_srli_epi16::<4>(c2), w(0xD800 - 0x40)),
-            );
-            // Out of range: three-byte overlongs (below U+0800) and
-            // surrogates, four-byte overlongs (below U+10000) and code
-            // points above U+10FFFF (high surrogate out of D800..DBFF).
-            let range = _mm512_mask_cmplt_epu16_mask(l3 as u32, cp3, w(0x0800))
-                | _mm512_mask_cmpeq_epi16_mask(
-                    l3 as u32,
-                    _mm512_and_si512(cp3, w(0xF800)),
-                    w(0xD800),
-                )
-                | _mm512_mask_cmpneq_epi16_mask(
-                    l4 as u32,
-                    _mm512_and_si512(surrogate_high, w(0xFC00)),
-                    w(0xD800),
-                );
-            if range != 0 {
-                return None;
-            }
-            let surrogate_low = _mm512_or_si512(
-                _mm512_or_si512(_mm512_and_si512(c1_6, w(0x03C0)), c2),
-                w(0xDC00),
-            );
-            let mut unit = _mm512_mask_mov_epi16(cp3, l2 as u32, cp2);
-            unit = _mm512_mask_mov_epi16(unit, l4 as u32, surrogate_high);
-            unit = _mm512_mask_mov_epi16(unit, (l4 << 1) as u32, surrogate_low);
-
-            // Hex digits: four per unit, for units 0..16 and 16..32.
+            let nibble = _mm256_set1_epi8(0x0F);
             let hex_table =
                 _mm512_broadcast_i32x4(_mm_loadu_si128(b"0123456789abcdef".as_ptr().cast()));
-            let digits = |spread: &[u8; 64]| {
-                let x = _mm512_permutexvar_epi8(_mm512_loadu_si512(spread.as_ptr().cast()), unit);
-                // (x >> 4 & 0x000F) | (x & 0x0F00): 0xF8 is `a | b & c`.
-                let nibbles = _mm512_ternarylogic_epi32::<0xF8>(
-                    _mm512_and_si512(_mm512_srli_epi16::<4>(x), w(0x000F)),
-                    x,
-                    w(0x0F00),
+            while n - i >= 2 * JSON_WINDOW {
+                if out.capacity() - len < ROOM {
+                    out.set_len(len);
+                    out.reserve(ROOM);
+                }
+                let dst = out.as_mut_ptr().add(len);
+                let z = _mm512_loadu_si512(sp.add(i).cast());
+                let y0 = _mm512_castsi512_si256(z);
+                let special = _mm256_mask_test_epi8_mask(
+                    u32::MAX,
+                    _mm256_shuffle_epi8(lo_t, _mm256_and_si256(y0, nibble)),
+                    _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(y0, 4), nibble)),
                 );
-                _mm512_shuffle_epi8(hex_table, nibbles)
-            };
-            let hex = [digits(&DENSE.spread[0]), digits(&DENSE.spread[1])];
-            // The second table: each position's first byte (the ASCII
-            // byte, else `\`), then `u`.
-            let first = _mm256_mask_blend_epi8(ascii as u32, _mm256_set1_epi8(b'\\' as i8), y0);
-            let aux = _mm512_inserti64x4::<0>(splat(b'u'), first);
-            let mut written = 0usize;
-            for k in 0..4 {
-                let group = |m: u64| _pdep_u64(m >> (8 * k) & 0xFF, 0x0101_0101_0101_0101);
-                let keep = group(units) * 0x3F | group(ascii);
-                let slots = _mm512_maskz_permutex2var_epi8(
-                    keep,
-                    hex[k / 2],
-                    _mm512_loadu_si512(DENSE.slot[k].as_ptr().cast()),
-                    aux,
+                // Byte classes over all 64 positions.
+                let high: u64 = _mm512_movepi8_mask(z);
+                if ((high & LOW).count_ones() < DENSE_MIN || special != 0)
+                    && carry == 0
+                    && !carry_low
+                {
+                    // Sparse text is faster character by character.
+                    break;
+                }
+                let cont = high & _mm512_cmplt_epu8_mask(z, splat(0xC0));
+                let ge_c2 = _mm512_cmpge_epu8_mask(z, splat(0xC2));
+                let ge_e0 = _mm512_cmpge_epu8_mask(z, splat(0xE0));
+                let ge_f0 = _mm512_cmpge_epu8_mask(z, splat(0xF0));
+                let ge_f5 = _mm512_cmpge_epu8_mask(z, splat(0xF5));
+                let l2 = ge_c2 & !ge_e0 & LOW;
+                let l3 = ge_e0 & !ge_f0 & LOW;
+                let l4 = ge_f0 & !ge_f5 & LOW;
+                let expected = carry | (l2 | l3 | l4) << 1 | (l3 | l4) << 2 | l4 << 3;
+                let bad = ((cont ^ expected) & (LOW | expected))
+                    | (high & !cont & !ge_c2 | ge_f5) & LOW
+                    | u64::from(special);
+                if bad != 0 {
+                    break;
+                }
+                let ascii = !high & LOW;
+                let low_lanes = (l4 << 1 | u64::from(carry_low)) & LOW;
+                let units = l2 | l3 | l4 | low_lanes;
+
+                // Units, one per position, from the bytes at, one and two
+                // after each position (shifted out of `z`: loads at `+ 1`
+                // and `+ 2` became byte inserts, the compiler knowing them
+                // to overlap `z`).
+                let shifted = |t: &[u8; 64]| {
+                    _mm512_castsi512_si256(_mm512_permutexvar_epi8(
+                        _mm512_loadu_si512(t.as_ptr().cast()),
+                        z,
+                    ))
+                };
+                let b0 = _mm512_cvtepu8_epi16(y0);
+                let b1 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[0]));
+                let b2 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[1]));
+                let c1 = _mm512_and_si512(b1, w(0x3F));
+                let c2 = _mm512_and_si512(b2, w(0x3F));
+                let c1_6 = _mm512_slli_epi16::<6>(c1);
+                let cp2 =
+                    _mm512_or_si512(_mm512_slli_epi16::<6>(_mm512_and_si512(b0, w(0x1F))), c1);
+                let cp3 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16::<12>(b0), c1_6), c2);
+                // 0xD800 + (code point >> 10) - 0x40 for four-byte leads.
+                let surrogate_high = _mm512_add_epi16(
+                    _mm512_add_epi16(
+                        _mm512_slli_epi16::<8>(_mm512_and_si512(b0, w(0x07))),
+                        _mm512_slli_epi16::<2>(c1),
+                    ),
+                    _mm512_add_epi16(_mm512_srli_epi16::<4>(c2), w(0xD800 - 0x40)),
                 );
-                _mm512_storeu_si512(
-                    dst.add(written).cast(),
-                    _mm512_maskz_compress_epi8(keep, slots),
+                // Out of range: three-byte overlongs (below U+0800) and
+                // surrogates, four-byte overlongs (below U+10000) and code
+                // points above U+10FFFF (high surrogate out of D800..DBFF).
+                let range = _mm512_mask_cmplt_epu16_mask(l3 as u32, cp3, w(0x0800))
+                    | _mm512_mask_cmpeq_epi16_mask(
+                        l3 as u32,
+                        _mm512_and_si512(cp3, w(0xF800)),
+                        w(0xD800),
+                    )
+                    | _mm512_mask_cmpneq_epi16_mask(
+                        l4 as u32,
+                        _mm512_and_si512(surrogate_high, w(0xFC00)),
+                        w(0xD800),
+                    );
+                if range != 0 {
+                    break;
+                }
+                let surrogate_low = _mm512_or_si512(
+                    _mm512_or_si512(_mm512_and_si512(c1_6, w(0x03C0)), c2),
+                    w(0xDC00),
                 );
-                written += keep.count_ones() as usize;
+                let mut unit = _mm512_mask_mov_epi16(cp3, l2 as u32, cp2);
+                unit = _mm512_mask_mov_epi16(unit, l4 as u32, surrogate_high);
+                unit = _mm512_mask_mov_epi16(unit, low_lanes as u32, surrogate_low);
+
+                // Hex digits: four per unit, for units 0..16 and 16..32.
+                let digits = |spread: &[u8; 64]| {
+                    let x =
+                        _mm512_permutexvar_epi8(_mm512_loadu_si512(spread.as_ptr().cast()), unit);
+                    // (x >> 4 & 0x000F) | (x & 0x0F00): 0xF8 is `a | b & c`.
+                    let nibbles = _mm512_ternarylogic_epi32::<0xF8>(
+                        _mm512_and_si512(_mm512_srli_epi16::<4>(x), w(0x000F)),
+                        x,
+                        w(0x0F00),
+                    );
+                    _mm512_shuffle_epi8(hex_table, nibbles)
+                };
+                let hex = [digits(&DENSE.spread[0]), digits(&DENSE.spread[1])];
+                // The second table: each position's first byte (the ASCII
+                // byte, else `\`), then `u`.
+                let first = _mm256_mask_blend_epi8(ascii as u32, _mm256_set1_epi8(b'\\' as i8), y0);
+                let aux = _mm512_inserti64x4::<0>(splat(b'u'), first);
+                let mut written = 0usize;
+                for k in 0..4 {
+                    let group = |m: u64| _pdep_u64(m >> (8 * k) & 0xFF, 0x0101_0101_0101_0101);
+                    let keep = (group(units) * 0x3F) | group(ascii);
+                    let slots = _mm512_maskz_permutex2var_epi8(
+                        keep,
+                        hex[k / 2],
+                        _mm512_loadu_si512(DENSE.slot[k].as_ptr().cast()),
+                        aux,
+                    );
+                    _mm512_storeu_si512(
+                        dst.add(written).cast(),
+                        _mm512_maskz_compress_epi8(keep, slots),
+                    );
+                    written += keep.count_ones() as usize;
+                }
+                len += written;
+                i += JSON_WINDOW;
+                carry = expected >> JSON_WINDOW;
+                carry_low = l4 >> (JSON_WINDOW - 1) != 0;
             }
-            Some((read, written))
+            // Stop at a character start: past the carried continuation
+            // bytes, after writing the low surrogate still owed.
+            if carry_low {
+                let (third, fourth) = (u32::from(*sp.add(i + 1)), u32::from(*sp.add(i + 2)));
+                let word = super::json_unit_word(0xDC00 | (third & 0x0F) << 6 | (fourth & 0x3F));
+                out.as_mut_ptr()
+                    .add(len)
+                    .cast::<u64>()
+                    .write_unaligned(word.to_le());
+                len += 6;
+            }
+            (i + carry.count_ones() as usize, len)
         }
     }
 }

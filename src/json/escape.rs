@@ -595,3 +595,66 @@ mod kernel_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod dense_tests {
+    use super::*;
+
+    /// Dense multibyte text (the AVX-512 windows) with a four-byte
+    /// character, a special and a malformed sequence at every offset, so
+    /// that characters cross window ends in every way and windows fail
+    /// after carrying a character's tail.
+    #[test]
+    fn dense_windows_match_the_reference() {
+        let fillers: [&str; 4] = ["ж", "字", "😀", "éa"];
+        let pieces: &[&[u8]] = &[
+            "😀".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            "\u{10000}".as_bytes(),
+            "\u{FFFF}".as_bytes(),
+            "\u{800}".as_bytes(),
+            "\u{80}".as_bytes(),
+            b"\"",
+            b"/",
+            b"\x01",
+            b"\xFF",
+            b"\xC3",
+            b"\xF0\x9F\x98",
+            b"\xED\xA0\x80",
+            b"\xE0\x9F\xBF",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xC1\xBF",
+            b"\x80\x80",
+        ];
+        for flags in [
+            JsonFlags::NONE,
+            JsonFlags::INVALID_UTF8_SUBSTITUTE,
+            JsonFlags::INVALID_UTF8_IGNORE,
+        ] {
+            for filler in fillers {
+                for piece in pieces {
+                    for at in 0..100 {
+                        let text = filler.repeat(80);
+                        let mut cut = at;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        let mut src = text.as_bytes()[..cut].to_vec();
+                        src.extend_from_slice(piece);
+                        src.extend_from_slice(filler.repeat(40).as_bytes());
+                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                        let r1 = escape_string(&src, flags, &mut fast);
+                        let r2 = escape_string_reference(&src, flags, &mut plain);
+                        assert_eq!(r1, r2, "{src:02X?} {flags}");
+                        assert_eq!(
+                            String::from_utf8_lossy(&fast),
+                            String::from_utf8_lossy(&plain),
+                            "{src:02X?} {flags}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
