@@ -96,11 +96,12 @@ mod x86 {
         __m256i, _mm256_mask_blend_epi8, _mm256_mask_test_epi8_mask, _mm512_add_epi16,
         _mm512_and_si512, _mm512_broadcast_i32x4, _mm512_castsi512_si256, _mm512_cmpge_epu8_mask,
         _mm512_cmplt_epu8_mask, _mm512_cvtepu8_epi16, _mm512_inserti64x4, _mm512_loadu_si512,
-        _mm512_mask_cmpeq_epi16_mask, _mm512_mask_cmplt_epu16_mask, _mm512_mask_cmpneq_epi16_mask,
-        _mm512_mask_mov_epi16, _mm512_maskz_compress_epi8, _mm512_maskz_permutex2var_epi8,
-        _mm512_movepi8_mask, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi8,
-        _mm512_set1_epi16, _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16,
-        _mm512_storeu_si512, _mm512_ternarylogic_epi32, _pdep_u64,
+        _mm512_mask_blend_epi8, _mm512_mask_cmpeq_epi16_mask, _mm512_mask_cmplt_epu16_mask,
+        _mm512_mask_cmpneq_epi16_mask, _mm512_mask_mov_epi16, _mm512_maskz_compress_epi8,
+        _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+        _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi16,
+        _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16, _mm512_storeu_si512,
+        _mm512_ternarylogic_epi32, _mm512_test_epi8_mask, _mm512_zextsi256_si512, _pdep_u64,
     };
 
     use super::{JSON_WINDOW, JsonKernel, STEP};
@@ -455,6 +456,18 @@ mod x86 {
                         };
                     }
                 }
+                if DENSE && m != 0 && m == special {
+                    let letters = if kernel.hex_quot {
+                        &super::JSON_LETTERS_HEX_QUOT
+                    } else {
+                        &super::JSON_LETTERS
+                    };
+                    if let Some(written) = pairs_window(v, special, end, dst.add(len), letters) {
+                        len += written;
+                        i += end;
+                        continue;
+                    }
+                }
                 // `src[i + last..]` is stored at `dst + len` before each
                 // escape; the escape then overwrites what follows the run.
                 let mut last = 0usize;
@@ -590,6 +603,67 @@ mod x86 {
         }
         t
     };
+
+    /// Byte `p` to places `2p` and `2p + 1` of a pair vector: the first
+    /// from the first table, the second from the second.
+    static PAIRS: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut p = 0;
+        while p < 32 {
+            t[2 * p] = p as u8;
+            t[2 * p + 1] = 64 + p as u8;
+            p += 1;
+        }
+        t
+    };
+
+    /// A window whose only bytes to escape are ASCII with two-byte escapes
+    /// (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`; `letters` gives the
+    /// second byte, 0 for the others) with AVX-512: every byte becomes a
+    /// pair (`\` and the letter for those, the byte and a byte dropped for
+    /// the others) and one compress keeps what is written. `v` is the
+    /// window, `special` its bytes to escape, `end` the bytes to take (the
+    /// window may end inside a character). Returns the bytes written at
+    /// `dst` (64 bytes are stored), or `None` when another escape is
+    /// needed.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have what [`json_escape_avx512`] needs (the caller
+    /// enables it); 64 bytes must be writable at `dst`.
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap)]
+    unsafe fn pairs_window(
+        v: __m256i,
+        special: u32,
+        end: usize,
+        dst: *mut u8,
+        letters: &[u8; 128],
+    ) -> Option<usize> {
+        // SAFETY (whole body): features as documented; the tables are 128
+        // and 64 bytes long, the store within the 64 writable bytes.
+        unsafe {
+            let z = _mm512_zextsi256_si512(v);
+            let letter = _mm512_permutex2var_epi8(
+                _mm512_loadu_si512(letters.as_ptr().cast()),
+                z,
+                _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+            );
+            let two: u64 = _mm512_test_epi8_mask(letter, letter);
+            let special = u64::from(special);
+            if special & !two != 0 {
+                return None;
+            }
+            let first = _mm512_mask_blend_epi8(special, z, _mm512_set1_epi8(b'\\' as i8));
+            let pairs =
+                _mm512_permutex2var_epi8(first, _mm512_loadu_si512(PAIRS.as_ptr().cast()), letter);
+            let taken = (1u64 << end) - 1;
+            let keep =
+                _pdep_u64(taken, 0x5555_5555_5555_5555) | _pdep_u64(special, 0xAAAA_AAAA_AAAA_AAAA);
+            _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep, pairs));
+            Some(end + special.count_ones() as usize)
+        }
+    }
 
     /// Windows with fewer bytes from 0x80 up than this are left to the
     /// character-by-character loop, faster on sparse non-ASCII text.
@@ -818,6 +892,26 @@ pub(crate) struct JsonKernel {
 /// choice (see [`JsonKernel`]). `"` is `\"` here; `\u0022` with
 /// `JSON_HEX_QUOT` is [`JSON_QUOT_HEX`].
 static JSON_ESCAPES: [u64; 128] = json_escapes();
+
+/// For each ASCII byte with a two-byte escape, its second byte; 0 for the
+/// others (and for `"` with `JSON_HEX_QUOT`, in the second table).
+static JSON_LETTERS: [u8; 128] = json_letters(false);
+static JSON_LETTERS_HEX_QUOT: [u8; 128] = json_letters(true);
+
+const fn json_letters(hex_quot: bool) -> [u8; 128] {
+    let mut t = [0u8; 128];
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0A] = b'n';
+    t[0x0C] = b'f';
+    t[0x0D] = b'r';
+    if !hex_quot {
+        t[b'"' as usize] = b'"';
+    }
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t
+}
 
 /// `\u0022` with its length, for `JSON_HEX_QUOT`.
 const JSON_QUOT_HEX: u64 = json_escape_word(b"\\u0022");
