@@ -80,29 +80,8 @@ pub(super) fn utf8_run<const MAX: u32>(src: &[u8], dst: &mut [u8]) -> (usize, us
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8,
-        _mm_loadl_epi64, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        _mm_shuffle_epi8, _mm_slli_epi16, _mm_srli_si128, _mm_storel_epi64, _mm_storeu_si128,
-    };
-    use std::arch::x86_64::{
-        _mm256_alignr_epi8, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
-        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256,
-        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-        _mm256_storeu_si256, _mm256_subs_epu8, _mm256_testz_si256, _mm256_xor_si256,
-    };
-
-    use std::arch::x86_64::{
-        __m256i, _mm256_mask_blend_epi8, _mm256_mask_test_epi8_mask, _mm512_add_epi16,
-        _mm512_and_si512, _mm512_broadcast_i32x4, _mm512_castsi512_si256, _mm512_cmpge_epu8_mask,
-        _mm512_cmplt_epu8_mask, _mm512_cvtepu8_epi16, _mm512_inserti64x4, _mm512_loadu_si512,
-        _mm512_mask_blend_epi8, _mm512_mask_cmpeq_epi16_mask, _mm512_mask_cmplt_epu16_mask,
-        _mm512_mask_cmpneq_epi16_mask, _mm512_mask_mov_epi16, _mm512_maskz_compress_epi8,
-        _mm512_maskz_permutex2var_epi8, _mm512_movepi8_mask, _mm512_or_si512,
-        _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi16,
-        _mm512_shuffle_epi8, _mm512_slli_epi16, _mm512_srli_epi16, _mm512_storeu_si512,
-        _mm512_ternarylogic_epi32, _mm512_test_epi8_mask, _mm512_zextsi256_si512, _pdep_u64,
-    };
+    #[allow(clippy::wildcard_imports)]
+    use std::arch::x86_64::*;
 
     use super::{JSON_WINDOW, JsonKernel, STEP};
 
@@ -389,8 +368,13 @@ mod x86 {
                     i += W;
                     continue;
                 }
-                if DENSE && !kernel.raw_unicode && special == 0 && high.count_ones() >= DENSE_MIN {
-                    let (next, written) = dense_run(src, i, out, len, lo_t, hi_t);
+                if DENSE && !kernel.raw_unicode && high != 0 && i >= 3 {
+                    let letters = if kernel.hex_quot {
+                        &super::JSON_LETTERS_HEX_QUOT
+                    } else {
+                        &super::JSON_LETTERS
+                    };
+                    let (next, written) = planes_run(src, i, out, len, lo_t, hi_t, letters);
                     if next != i {
                         i = next;
                         len = written;
@@ -662,6 +646,333 @@ mod x86 {
                 _pdep_u64(taken, 0x5555_5555_5555_5555) | _pdep_u64(special, 0xAAAA_AAAA_AAAA_AAAA);
             _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep, pairs));
             Some(end + special.count_ones() as usize)
+        }
+    }
+
+    /// Keiser and Lemire's UTF-8 errors of the bytes `cur` after `p1`,
+    /// `p2`, `p3` (`kl`: the three lookups), nonzero where malformed.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2 (the caller enables it).
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap)]
+    unsafe fn utf8_errors(
+        kl: [__m256i; 3],
+        cur: __m256i,
+        p1: __m256i,
+        p2: __m256i,
+        p3: __m256i,
+    ) -> __m256i {
+        // SAFETY: AVX2 as documented.
+        unsafe {
+            let nibble = _mm256_set1_epi8(0x0F);
+            let high = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+            let e = _mm256_and_si256(
+                _mm256_and_si256(
+                    _mm256_shuffle_epi8(kl[0], high(p1)),
+                    _mm256_shuffle_epi8(kl[1], _mm256_and_si256(p1, nibble)),
+                ),
+                _mm256_shuffle_epi8(kl[2], high(cur)),
+            );
+            let must23 = _mm256_and_si256(
+                _mm256_or_si256(
+                    _mm256_subs_epu8(p2, _mm256_set1_epi8((0xE0 - 0x80) as i8)),
+                    _mm256_subs_epu8(p3, _mm256_set1_epi8((0xF0 - 0x80) as i8)),
+                ),
+                _mm256_set1_epi8(0x80u8 as i8),
+            );
+            _mm256_xor_si256(must23, e)
+        }
+    }
+
+    /// Nibble tables of [`planes_run`]: 0xFF for the high nibbles of a class.
+    const fn nibble_class(from: usize, to: usize) -> [u8; 16] {
+        let mut t = [0u8; 16];
+        let mut k = from;
+        while k <= to {
+            t[k] = 0xFF;
+            k += 1;
+        }
+        t
+    }
+    static HIGH_L2: [u8; 16] = nibble_class(0xC, 0xD);
+    static HIGH_L3: [u8; 16] = nibble_class(0xE, 0xE);
+    static HIGH_L4: [u8; 16] = nibble_class(0xF, 0xF);
+    static HIGH_LEAD: [u8; 16] = nibble_class(0xC, 0xF);
+
+    /// Three planes of 32 bytes (the first two in one vector) to 96 bytes:
+    /// byte `3p + k` is byte `p` of plane `k`.
+    static TRIPLES: [[u8; 64]; 2] = {
+        let mut t = [[0u8; 64]; 2];
+        let mut o = 0;
+        while o < 128 {
+            let (p, k) = (o / 3, o % 3);
+            if p < 32 {
+                t[o / 64][o % 64] = match k {
+                    0 => p as u8,
+                    1 => 32 + p as u8,
+                    _ => 64 + p as u8,
+                };
+            }
+            o += 1;
+        }
+        t
+    };
+
+    /// Text written as `\uXXXX` with AVX-512 (on 256-bit vectors), 32
+    /// bytes at a time from `i` (a character start, at least 3) while 64
+    /// bytes are left and each window is well-formed UTF-8 whose bytes to
+    /// escape (`lo_t`, `hi_t`: [`JsonKernel`]'s lookups) all have two-byte
+    /// escapes (`letters`). Returns where it stopped (a character start)
+    /// and the new written length of `out` (`len` on entry: the bytes of
+    /// `out` written so far).
+    ///
+    /// Every input byte gives one, two or three output bytes: an ASCII
+    /// byte itself; a byte to escape `\` and its letter; the lead of a
+    /// two-byte character `\u0`, its second byte the three other hex
+    /// digits; a three-byte character `\u`, two digits, two digits; a
+    /// four-byte character `\ud`, three digits, `\ud`, three digits (its
+    /// surrogates). Each byte's share is computed from the byte and the
+    /// ones around it, in three planes; an interleave and two compresses
+    /// make the output. So windows are a fixed 32 bytes apart and a
+    /// character may cross from one to the next. UTF-8 is checked with
+    /// Keiser and Lemire's lookups three bytes ahead, so that a window's
+    /// characters are known good, to their last byte, before any of them
+    /// is written; a window that fails writes only the end of the
+    /// character begun before it.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have what [`json_escape_avx512`] needs (the caller
+    /// enables it); `3 <= i`, `len <= out.capacity()`, the bytes of `out`
+    /// up to `len` written.
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+    unsafe fn planes_run(
+        src: &[u8],
+        mut i: usize,
+        out: &mut Vec<u8>,
+        mut len: usize,
+        lo_t: __m256i,
+        hi_t: __m256i,
+        letters: &[u8; 128],
+    ) -> (usize, usize) {
+        // Room for a window: three bytes per position, 64 stored past.
+        const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
+        let n = src.len();
+        let sp = src.as_ptr();
+        // SAFETY (whole body): features as documented; loads are within
+        // `src` (from `i - 3`, with `3 <= i`, to `i + 35 <= i + 64 <= n`),
+        // stores within the room reserved.
+        unsafe {
+            let b = |x: u8| _mm256_set1_epi8(x as i8);
+            let table = |t: &[u8; 16]| _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()));
+            let (t_l2, t_l3, t_l4, t_lead) = (
+                table(&HIGH_L2),
+                table(&HIGH_L3),
+                table(&HIGH_L4),
+                table(&HIGH_LEAD),
+            );
+            let (k1_hi, k1_lo, k2_hi) = (
+                table(&super::UTF8_BYTE_1_HIGH),
+                table(&super::UTF8_BYTE_1_LOW),
+                table(&super::UTF8_BYTE_2_HIGH),
+            );
+            let hex_table = table(b"0123456789abcdef");
+            let (letters_lo, letters_hi) = (
+                _mm512_loadu_si512(letters.as_ptr().cast()),
+                _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+            );
+            let triples = [
+                _mm512_loadu_si512(TRIPLES[0].as_ptr().cast()),
+                _mm512_loadu_si512(TRIPLES[1].as_ptr().cast()),
+            ];
+            let nibble = b(0x0F);
+            let zero = _mm256_setzero_si256();
+            let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+            // `m ? y : x` bytewise (0xCA is `a ? b : c`).
+            let sel = |m: __m256i, y: __m256i, x: __m256i| {
+                _mm256_ternarylogic_epi32::<0xCA>(m, y, x)
+            };
+            let kl = [k1_hi, k1_lo, k2_hi];
+            let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
+            // The first three bytes of the run are checked once; after
+            // that each window checks three bytes ahead.
+            let mut entry = true;
+            // A window's loads reach `i + 35`. A window is taken whole only
+            // with 67 bytes left, so that after it the loads of one more
+            // always fit: that one writes only the end of a character the
+            // whole one began.
+            while n - i >= 35 {
+                let whole = n - i >= 2 * JSON_WINDOW + 3;
+                if out.capacity() - len < ROOM {
+                    out.set_len(len);
+                    out.reserve(ROOM);
+                }
+                let dst = out.as_mut_ptr().add(len);
+                let c = load(i);
+                let (p1, p2, p3) = (load(i - 1), load(i - 2), load(i - 3));
+                let (n1, n2, n3) = (load(i + 1), load(i + 2), load(i + 3));
+                let hc = high_nibble(c);
+                let special = _mm256_andnot_si256(
+                    _mm256_cmpeq_epi8(
+                        _mm256_and_si256(
+                            _mm256_shuffle_epi8(lo_t, _mm256_and_si256(c, nibble)),
+                            _mm256_shuffle_epi8(hi_t, hc),
+                        ),
+                        zero,
+                    ),
+                    b(0xFF),
+                );
+                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
+                    letters_lo,
+                    _mm512_zextsi256_si512(c),
+                    letters_hi,
+                ));
+                let mut errors = _mm256_or_si256(
+                    utf8_errors(kl, n3, n2, n1, c),
+                    // A byte to escape without a two-byte escape.
+                    _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
+                );
+                let at_entry = entry;
+                if entry {
+                    let first3 = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0);
+                    let head = _mm256_and_si256(utf8_errors(kl, c, p1, p2, p3), first3);
+                    errors = _mm256_or_si256(errors, head);
+                    entry = false;
+                }
+                let ok = whole && _mm256_testz_si256(errors, errors) == 1;
+                // The leading continuation bytes finish a character begun
+                // in the window before: written even when this one fails.
+                let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32
+                    & _mm256_movemask_epi8(c) as u32;
+                // (None at the run's entry: a character start.)
+                let carried = if at_entry {
+                    0
+                } else {
+                    (!cont).trailing_zeros() as usize
+                };
+                if !ok && carried == 0 {
+                    break;
+                }
+                let high = _mm256_movemask_epi8(c) as u32;
+                if ok && high == 0 && _mm256_testz_si256(special, special) == 1 {
+                    _mm256_storeu_si256(dst.cast(), c);
+                    len += JSON_WINDOW;
+                    i += JSON_WINDOW;
+                    continue;
+                }
+
+                // Roles of each byte, from its class and the classes of
+                // the bytes before it.
+                let (hp1, hp2, hp3) = (high_nibble(p1), high_nibble(p2), high_nibble(p3));
+                let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
+                let lead = _mm256_shuffle_epi8(t_lead, hc);
+                let l2 = _mm256_shuffle_epi8(t_l2, hc);
+                let l4 = _mm256_shuffle_epi8(t_l4, hc);
+                let l2c = _mm256_shuffle_epi8(t_l2, hp1);
+                let l3c1 = _mm256_shuffle_epi8(t_l3, hp1);
+                let l3c2 = _mm256_shuffle_epi8(t_l3, hp2);
+                let l4c1 = _mm256_shuffle_epi8(t_l4, hp1);
+                let l4c2 = _mm256_shuffle_epi8(t_l4, hp2);
+                let l4c3 = _mm256_shuffle_epi8(t_l4, hp3);
+
+                // Hex digit values: `p` the byte before, `c` the byte, `n`
+                // the byte after.
+                let c_lo = _mm256_and_si256(c, nibble);
+                let p1_2 = _mm256_slli_epi16(p1, 2);
+                // ((p & 3) << 2) | (c >> 4 & 3)
+                let x1 = _mm256_or_si256(
+                    _mm256_and_si256(p1_2, b(0x0C)),
+                    _mm256_and_si256(hc, b(0x03)),
+                );
+                // p >> 2 & 7
+                let na = _mm256_and_si256(_mm256_srli_epi16(p1, 2), b(0x07));
+                // p & 15
+                let nb = _mm256_and_si256(p1, nibble);
+                // c >> 2 & 15
+                let nd = _mm256_and_si256(_mm256_srli_epi16(c, 2), nibble);
+                // Four-byte characters: `u` = the plane (5 bits), the high
+                // surrogate's digits are 8 | (u - 1) >> 2, (u - 1) & 3 << 2
+                // | (c & 15) >> 2, (c & 3) << 2 | n >> 4 & 3; the low
+                // surrogate's first one 0xC | p >> 2 & 3.
+                let u1 = _mm256_sub_epi8(
+                    _mm256_or_si256(
+                        _mm256_and_si256(p1_2, b(0x1C)),
+                        _mm256_and_si256(hc, b(0x03)),
+                    ),
+                    b(1),
+                );
+                let ng = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_srli_epi16(u1, 2), b(0x03)),
+                    b(0x08),
+                );
+                let nh = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_slli_epi16(u1, 2), b(0x0C)),
+                    _mm256_and_si256(nd, b(0x03)),
+                );
+                let ni = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_slli_epi16(c, 2), b(0x0C)),
+                    _mm256_and_si256(high_nibble(n1), b(0x03)),
+                );
+                let nf = _mm256_or_si256(_mm256_and_si256(na, b(0x03)), b(0x0C));
+
+                // The three planes: digit values, then hex, then the fixed
+                // bytes; zero where nothing is written.
+                let mut d0 = sel(l3c1, nb, na);
+                d0 = sel(l3c2, x1, d0);
+                d0 = sel(l4c1, ng, d0);
+                d0 = sel(l4c3, nf, d0);
+                let mut d1 = sel(l3c1, nd, x1);
+                d1 = sel(l3c2, c_lo, d1);
+                d1 = sel(l4c1, nh, d1);
+                let d2 = sel(l4c1, ni, c_lo);
+                let mut q0 = _mm256_shuffle_epi8(hex_table, d0);
+                let mut q1 = _mm256_shuffle_epi8(hex_table, d1);
+                let mut q2 = _mm256_shuffle_epi8(hex_table, d2);
+                let escaped = _mm256_or_si256(special, _mm256_or_si256(lead, l4c2));
+                q0 = sel(ascii, c, q0);
+                q0 = sel(escaped, b(b'\\'), q0);
+                q1 = sel(_mm256_or_si256(lead, l4c2), b(b'u'), q1);
+                q1 = sel(special, letter, q1);
+                q1 = _mm256_andnot_si256(_mm256_andnot_si256(special, ascii), q1);
+                q2 = sel(_mm256_or_si256(l4, l4c2), b(b'd'), q2);
+                q2 = sel(l2, b(b'0'), q2);
+                // Three bytes: two-byte and four-byte characters.
+                let three = _mm256_or_si256(
+                    _mm256_or_si256(_mm256_or_si256(l2, l2c), _mm256_or_si256(l4, l4c1)),
+                    _mm256_or_si256(l4c2, l4c3),
+                );
+                q2 = _mm256_and_si256(q2, three);
+
+                let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
+                let q2 = _mm512_zextsi256_si512(q2);
+                let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
+                let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
+                let mut keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
+                // Places 96 and on of the output are past the 32 bytes.
+                let mut keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
+                if !ok {
+                    // Only the end of the character begun before.
+                    keep_a &= (1u64 << (3 * carried)) - 1;
+                    keep_b = 0;
+                }
+                _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep_a, out_a));
+                let written_a = keep_a.count_ones() as usize;
+                _mm512_storeu_si512(
+                    dst.add(written_a).cast(),
+                    _mm512_maskz_compress_epi8(keep_b, out_b),
+                );
+                len += written_a + keep_b.count_ones() as usize;
+                if !ok {
+                    i += carried;
+                    return (i, len);
+                }
+                i += JSON_WINDOW;
+            }
+            (i, len)
         }
     }
 
