@@ -274,8 +274,10 @@ mod x86 {
         unsafe { json_escape_body::<false>(src, i, out, kernel) }
     }
 
-    /// The AVX2 kernel with the AVX-512 path for windows of characters
-    /// written as `\uXXXX` (see [`dense_window`]).
+    /// The AVX2 kernel with the AVX-512 paths: windows whose escapes are
+    /// all two bytes long ([`pairs_window`]), and runs of windows of
+    /// non-ASCII text written as `\uXXXX` ([`planes_two`],
+    /// [`planes_run`]).
     ///
     /// # Safety
     ///
@@ -368,13 +370,22 @@ mod x86 {
                     i += W;
                     continue;
                 }
-                if DENSE && !kernel.raw_unicode && high != 0 && i >= 3 {
+                if DENSE && !kernel.raw_unicode && high.count_ones() >= PLANES_MIN && i >= 3 {
                     let letters = if kernel.hex_quot {
                         &super::JSON_LETTERS_HEX_QUOT
                     } else {
                         &super::JSON_LETTERS
                     };
-                    let (next, written) = planes_run(src, i, out, len, lo_t, hi_t, letters);
+                    let long = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-33)))
+                        as u32
+                        & high;
+                    let (next, written) = if long == 0 {
+                        planes_two(src, i, out, len, lo_t, hi_t, letters)
+                    } else if high.count_ones() >= PLANES_MIN_LONG {
+                        planes_run(src, i, out, len, lo_t, hi_t, letters)
+                    } else {
+                        (i, len)
+                    };
                     if next != i {
                         i = next;
                         len = written;
@@ -530,63 +541,6 @@ mod x86 {
             i
         }
     }
-
-    /// Index vectors of [`dense_window`] (see there).
-    struct DenseIndexes {
-        /// The slots of positions `8k..8k + 8`: for each, its first byte
-        /// (`\` or the ASCII byte), `u`, and the four digits of its unit
-        /// from the digits of units `16 (k / 2)..`.
-        slot: [[u8; 64]; 4],
-        /// For each unit `k`: its high byte twice, its low byte twice.
-        spread: [[u8; 64]; 2],
-        /// Byte `j + 1` and byte `j + 2` to place `j`.
-        shift: [[u8; 64]; 2],
-    }
-
-    /// Where `u` is in the second table of the slot permutes.
-    const AUX_U: u8 = 32;
-
-    static DENSE: DenseIndexes = {
-        let mut t = DenseIndexes {
-            slot: [[0; 64]; 4],
-            spread: [[0; 64]; 2],
-            shift: [[0; 64]; 2],
-        };
-        let mut k = 0;
-        while k < 4 {
-            let mut q = 0;
-            while q < 8 {
-                let p = 8 * k + q; // position
-                let g = 8 * q; // slot offset in the vector
-                let d = (4 * (p % 16)) as u8; // its first hex digit
-                t.slot[k][g] = 64 + p as u8;
-                t.slot[k][g + 1] = 64 + AUX_U;
-                t.slot[k][g + 2] = d;
-                t.slot[k][g + 3] = d + 1;
-                t.slot[k][g + 4] = d + 2;
-                t.slot[k][g + 5] = d + 3;
-                q += 1;
-            }
-            k += 1;
-        }
-        let mut u = 0;
-        while u < 32 {
-            let (h, l) = ((2 * u + 1) as u8, (2 * u) as u8);
-            let (v, o) = (u / 16, 4 * (u % 16));
-            t.spread[v][o] = h;
-            t.spread[v][o + 1] = h;
-            t.spread[v][o + 2] = l;
-            t.spread[v][o + 3] = l;
-            u += 1;
-        }
-        let mut j = 0;
-        while j < 64 {
-            t.shift[0][j] = ((j + 1) % 64) as u8;
-            t.shift[1][j] = ((j + 2) % 64) as u8;
-            j += 1;
-        }
-        t
-    };
 
     /// Byte `p` to places `2p` and `2p + 1` of a pair vector: the first
     /// from the first table, the second from the second.
@@ -768,7 +722,8 @@ mod x86 {
         // stores within the room reserved.
         unsafe {
             let b = |x: u8| _mm256_set1_epi8(x as i8);
-            let table = |t: &[u8; 16]| _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()));
+            let table =
+                |t: &[u8; 16]| _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()));
             let (t_l2, t_l3, t_l4, t_lead) = (
                 table(&HIGH_L2),
                 table(&HIGH_L3),
@@ -793,9 +748,8 @@ mod x86 {
             let zero = _mm256_setzero_si256();
             let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
             // `m ? y : x` bytewise (0xCA is `a ? b : c`).
-            let sel = |m: __m256i, y: __m256i, x: __m256i| {
-                _mm256_ternarylogic_epi32::<0xCA>(m, y, x)
-            };
+            let sel =
+                |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
             let kl = [k1_hi, k1_lo, k2_hi];
             let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
             // The first three bytes of the run are checked once; after
@@ -843,7 +797,9 @@ mod x86 {
                     errors = _mm256_or_si256(errors, head);
                     entry = false;
                 }
-                let ok = whole && _mm256_testz_si256(errors, errors) == 1;
+                let ok = whole
+                    && _mm256_testz_si256(errors, errors) == 1
+                    && (_mm256_movemask_epi8(c) as u32).count_ones() >= PLANES_STAY;
                 // The leading continuation bytes finish a character begun
                 // in the window before: written even when this one fails.
                 let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32
@@ -905,10 +861,8 @@ mod x86 {
                     ),
                     b(1),
                 );
-                let ng = _mm256_or_si256(
-                    _mm256_and_si256(_mm256_srli_epi16(u1, 2), b(0x03)),
-                    b(0x08),
-                );
+                let ng =
+                    _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(u1, 2), b(0x03)), b(0x08));
                 let nh = _mm256_or_si256(
                     _mm256_and_si256(_mm256_slli_epi16(u1, 2), b(0x0C)),
                     _mm256_and_si256(nd, b(0x03)),
@@ -976,209 +930,181 @@ mod x86 {
         }
     }
 
-    /// Windows with fewer bytes from 0x80 up than this are left to the
-    /// character-by-character loop, faster on sparse non-ASCII text.
-    const DENSE_MIN: u32 = 12;
+    /// High nibbles 8 to B: continuation bytes.
+    static HIGH_CONT: [u8; 16] = nibble_class(0x8, 0xB);
+    /// High nibbles E and F: leads of three- and four-byte characters.
+    static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
 
-    /// Text written as `\uXXXX` with AVX-512, 32 bytes at a time from
-    /// `i` (a character start) for as long as every character starting in
-    /// the window is ASCII that needs no escape (`lo_t`, `hi_t`: the
-    /// nibble lookups of [`JsonKernel`]) or a well-formed multibyte
-    /// character, and 64 bytes are left. `len` is the length of `out`
-    /// written so far (beyond `out.len()`). Returns where it stopped (a
-    /// character start) and the new written length.
-    ///
-    /// Windows are a fixed 32 bytes apart, so that the next load does not
-    /// wait for this window's work: a character crossing the window's end
-    /// belongs to the window of its lead, and its continuation bytes are
-    /// carried to the next window as expected (and skipped there). Each
-    /// position gets a 16-bit unit: the code point of a character starting
-    /// there, the high surrogate of a four-byte character at its lead and
-    /// the low one on the byte after (carried too when the lead is the
-    /// window's last byte). Units become hex digits, the digits eight-byte
-    /// slots (`\uXXXX`, or the ASCII byte then anything), and a compress
-    /// per eight slots keeps six bytes of each unit, one of each ASCII
-    /// byte and none of the other positions.
+    /// [`planes_run`] for text whose only multibyte characters are two
+    /// bytes long (Latin, Greek, Cyrillic, Hebrew, Arabic...): each lead
+    /// gives `\u0`, each second byte the other three hex digits. A window
+    /// is well-formed when every lead (C2 to DF) is followed by a
+    /// continuation byte and every continuation byte follows a lead, the
+    /// byte after the window included. Stops (at a character start) at a
+    /// window that is not of this kind or not well-formed, or when fewer
+    /// than 64 bytes are left.
     ///
     /// # Safety
     ///
-    /// The CPU must have what [`json_escape_avx512`] needs (the caller
-    /// enables it); `len <= out.capacity()`, the bytes of `out` up to
-    /// `len` written.
+    /// As [`planes_run`].
     #[inline(always)]
-    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
     #[allow(clippy::too_many_lines)]
-    unsafe fn dense_run(
+    unsafe fn planes_two(
         src: &[u8],
         mut i: usize,
         out: &mut Vec<u8>,
         mut len: usize,
         lo_t: __m256i,
         hi_t: __m256i,
+        letters: &[u8; 128],
     ) -> (usize, usize) {
-        // Room for a window: six bytes per position, 64 stored past.
-        const ROOM: usize = 6 * JSON_WINDOW + 64 + 16;
-        const LOW: u64 = 0xFFFF_FFFF;
+        const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
         let n = src.len();
         let sp = src.as_ptr();
-        // Continuation bytes at the start of the window whose character
-        // started in the previous one, and whether its first byte is the
-        // second of a four-byte character (the low surrogate's lane).
-        let mut carry: u64 = 0;
-        let mut carry_low = false;
-        // SAFETY (whole body): features as documented; every load is in
-        // `src` (`i + 64 <= n`), every store within the room reserved.
+        // SAFETY (whole body): features as documented; loads are within
+        // `src` (from `i - 1`, with `3 <= i`, to `i + 33 <= n`), stores
+        // within the room reserved.
         unsafe {
-            let splat = |b: u8| _mm512_set1_epi8(b as i8);
-            let w = |x: u16| _mm512_set1_epi16(x as i16);
-            let nibble = _mm256_set1_epi8(0x0F);
-            let hex_table =
-                _mm512_broadcast_i32x4(_mm_loadu_si128(b"0123456789abcdef".as_ptr().cast()));
+            let b = |x: u8| _mm256_set1_epi8(x as i8);
+            let table =
+                |t: &[u8; 16]| _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()));
+            let (t_lead, t_cont, t_long) = (table(&HIGH_L2), table(&HIGH_CONT), table(&HIGH_LONG));
+            let hex_table = table(b"0123456789abcdef");
+            let (letters_lo, letters_hi) = (
+                _mm512_loadu_si512(letters.as_ptr().cast()),
+                _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+            );
+            let triples = [
+                _mm512_loadu_si512(TRIPLES[0].as_ptr().cast()),
+                _mm512_loadu_si512(TRIPLES[1].as_ptr().cast()),
+            ];
+            let nibble = b(0x0F);
+            let zero = _mm256_setzero_si256();
+            let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+            let sel =
+                |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
+            let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
+            // The run starts at a character: its first byte may not be a
+            // continuation byte. After that, each window's last lead is
+            // checked against the byte after the window.
+            if *sp.add(i) & 0xC0 == 0x80 {
+                return (i, len);
+            }
             while n - i >= 2 * JSON_WINDOW {
                 if out.capacity() - len < ROOM {
                     out.set_len(len);
                     out.reserve(ROOM);
                 }
                 let dst = out.as_mut_ptr().add(len);
-                let z = _mm512_loadu_si512(sp.add(i).cast());
-                let y0 = _mm512_castsi512_si256(z);
-                let special = _mm256_mask_test_epi8_mask(
-                    u32::MAX,
-                    _mm256_shuffle_epi8(lo_t, _mm256_and_si256(y0, nibble)),
-                    _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(y0, 4), nibble)),
-                );
-                // Byte classes over all 64 positions.
-                let high: u64 = _mm512_movepi8_mask(z);
-                if ((high & LOW).count_ones() < DENSE_MIN || special != 0)
-                    && carry == 0
-                    && !carry_low
-                {
-                    // Sparse text is faster character by character.
-                    break;
-                }
-                let cont = high & _mm512_cmplt_epu8_mask(z, splat(0xC0));
-                let ge_c2 = _mm512_cmpge_epu8_mask(z, splat(0xC2));
-                let ge_e0 = _mm512_cmpge_epu8_mask(z, splat(0xE0));
-                let ge_f0 = _mm512_cmpge_epu8_mask(z, splat(0xF0));
-                let ge_f5 = _mm512_cmpge_epu8_mask(z, splat(0xF5));
-                let l2 = ge_c2 & !ge_e0 & LOW;
-                let l3 = ge_e0 & !ge_f0 & LOW;
-                let l4 = ge_f0 & !ge_f5 & LOW;
-                let expected = carry | (l2 | l3 | l4) << 1 | (l3 | l4) << 2 | l4 << 3;
-                let bad = ((cont ^ expected) & (LOW | expected))
-                    | (high & !cont & !ge_c2 | ge_f5) & LOW
-                    | u64::from(special);
-                if bad != 0 {
-                    break;
-                }
-                let ascii = !high & LOW;
-                let low_lanes = (l4 << 1 | u64::from(carry_low)) & LOW;
-                let units = l2 | l3 | l4 | low_lanes;
-
-                // Units, one per position, from the bytes at, one and two
-                // after each position (shifted out of `z`: loads at `+ 1`
-                // and `+ 2` became byte inserts, the compiler knowing them
-                // to overlap `z`).
-                let shifted = |t: &[u8; 64]| {
-                    _mm512_castsi512_si256(_mm512_permutexvar_epi8(
-                        _mm512_loadu_si512(t.as_ptr().cast()),
-                        z,
-                    ))
-                };
-                let b0 = _mm512_cvtepu8_epi16(y0);
-                let b1 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[0]));
-                let b2 = _mm512_cvtepu8_epi16(shifted(&DENSE.shift[1]));
-                let c1 = _mm512_and_si512(b1, w(0x3F));
-                let c2 = _mm512_and_si512(b2, w(0x3F));
-                let c1_6 = _mm512_slli_epi16::<6>(c1);
-                let cp2 =
-                    _mm512_or_si512(_mm512_slli_epi16::<6>(_mm512_and_si512(b0, w(0x1F))), c1);
-                let cp3 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16::<12>(b0), c1_6), c2);
-                // 0xD800 + (code point >> 10) - 0x40 for four-byte leads.
-                let surrogate_high = _mm512_add_epi16(
-                    _mm512_add_epi16(
-                        _mm512_slli_epi16::<8>(_mm512_and_si512(b0, w(0x07))),
-                        _mm512_slli_epi16::<2>(c1),
+                let (c, p1, n1) = (load(i), load(i - 1), load(i + 1));
+                let hc = high_nibble(c);
+                let lead = _mm256_shuffle_epi8(t_lead, hc);
+                let cont = _mm256_shuffle_epi8(t_cont, hc);
+                let next_cont = _mm256_shuffle_epi8(t_cont, high_nibble(n1));
+                let special = _mm256_andnot_si256(
+                    _mm256_cmpeq_epi8(
+                        _mm256_and_si256(
+                            _mm256_shuffle_epi8(lo_t, _mm256_and_si256(c, nibble)),
+                            _mm256_shuffle_epi8(hi_t, hc),
+                        ),
+                        zero,
                     ),
-                    _mm512_add_epi16(_mm512_srli_epi16::<4>(c2), w(0xD800 - 0x40)),
+                    b(0xFF),
                 );
-                // Out of range: three-byte overlongs (below U+0800) and
-                // surrogates, four-byte overlongs (below U+10000) and code
-                // points above U+10FFFF (high surrogate out of D800..DBFF).
-                let range = _mm512_mask_cmplt_epu16_mask(l3 as u32, cp3, w(0x0800))
-                    | _mm512_mask_cmpeq_epi16_mask(
-                        l3 as u32,
-                        _mm512_and_si512(cp3, w(0xF800)),
-                        w(0xD800),
-                    )
-                    | _mm512_mask_cmpneq_epi16_mask(
-                        l4 as u32,
-                        _mm512_and_si512(surrogate_high, w(0xFC00)),
-                        w(0xD800),
-                    );
-                if range != 0 {
+                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
+                    letters_lo,
+                    _mm512_zextsi256_si512(c),
+                    letters_hi,
+                ));
+                // Malformed or not for this path: a lead not followed by a
+                // continuation byte or the other way round (a
+                // continuation byte at the window's start follows the
+                // previous window's last lead, checked there), C0 and C1,
+                // longer characters, escapes of six bytes.
+                let errors = _mm256_or_si256(
+                    _mm256_or_si256(
+                        _mm256_xor_si256(lead, next_cont),
+                        _mm256_shuffle_epi8(t_long, hc),
+                    ),
+                    _mm256_or_si256(
+                        _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
+                        _mm256_cmpeq_epi8(_mm256_and_si256(c, b(0xFE)), b(0xC0)),
+                    ),
+                );
+                if _mm256_testz_si256(errors, errors) == 0
+                    || (_mm256_movemask_epi8(c) as u32).count_ones() < PLANES_STAY
+                {
                     break;
                 }
-                let surrogate_low = _mm512_or_si512(
-                    _mm512_or_si512(_mm512_and_si512(c1_6, w(0x03C0)), c2),
-                    w(0xDC00),
+                // Two hex digits from the lead (before), one and a half
+                // from the second byte.
+                let x1 = _mm256_ternarylogic_epi32::<0xF8>(
+                    _mm256_and_si256(_mm256_slli_epi16(p1, 2), b(0x0C)),
+                    hc,
+                    b(0x03),
                 );
-                let mut unit = _mm512_mask_mov_epi16(cp3, l2 as u32, cp2);
-                unit = _mm512_mask_mov_epi16(unit, l4 as u32, surrogate_high);
-                unit = _mm512_mask_mov_epi16(unit, low_lanes as u32, surrogate_low);
-
-                // Hex digits: four per unit, for units 0..16 and 16..32.
-                let digits = |spread: &[u8; 64]| {
-                    let x =
-                        _mm512_permutexvar_epi8(_mm512_loadu_si512(spread.as_ptr().cast()), unit);
-                    // (x >> 4 & 0x000F) | (x & 0x0F00): 0xF8 is `a | b & c`.
-                    let nibbles = _mm512_ternarylogic_epi32::<0xF8>(
-                        _mm512_and_si512(_mm512_srli_epi16::<4>(x), w(0x000F)),
-                        x,
-                        w(0x0F00),
-                    );
-                    _mm512_shuffle_epi8(hex_table, nibbles)
-                };
-                let hex = [digits(&DENSE.spread[0]), digits(&DENSE.spread[1])];
-                // The second table: each position's first byte (the ASCII
-                // byte, else `\`), then `u`.
-                let first = _mm256_mask_blend_epi8(ascii as u32, _mm256_set1_epi8(b'\\' as i8), y0);
-                let aux = _mm512_inserti64x4::<0>(splat(b'u'), first);
-                let mut written = 0usize;
-                for k in 0..4 {
-                    let group = |m: u64| _pdep_u64(m >> (8 * k) & 0xFF, 0x0101_0101_0101_0101);
-                    let keep = (group(units) * 0x3F) | group(ascii);
-                    let slots = _mm512_maskz_permutex2var_epi8(
-                        keep,
-                        hex[k / 2],
-                        _mm512_loadu_si512(DENSE.slot[k].as_ptr().cast()),
-                        aux,
-                    );
-                    _mm512_storeu_si512(
-                        dst.add(written).cast(),
-                        _mm512_maskz_compress_epi8(keep, slots),
-                    );
-                    written += keep.count_ones() as usize;
-                }
-                len += written;
+                let na = _mm256_and_si256(_mm256_srli_epi16(p1, 2), b(0x07));
+                let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
+                let mut q0 = sel(ascii, c, _mm256_shuffle_epi8(hex_table, na));
+                q0 = sel(_mm256_or_si256(special, lead), b(b'\\'), q0);
+                let mut q1 = sel(lead, b(b'u'), _mm256_shuffle_epi8(hex_table, x1));
+                q1 = sel(special, letter, q1);
+                q1 = _mm256_andnot_si256(_mm256_andnot_si256(special, ascii), q1);
+                let q2 = _mm256_and_si256(
+                    sel(
+                        lead,
+                        b(b'0'),
+                        _mm256_shuffle_epi8(hex_table, _mm256_and_si256(c, nibble)),
+                    ),
+                    _mm256_or_si256(lead, cont),
+                );
+                let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
+                let q2 = _mm512_zextsi256_si512(q2);
+                let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
+                let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
+                let keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
+                let keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
+                _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep_a, out_a));
+                let written_a = keep_a.count_ones() as usize;
+                _mm512_storeu_si512(
+                    dst.add(written_a).cast(),
+                    _mm512_maskz_compress_epi8(keep_b, out_b),
+                );
+                len += written_a + keep_b.count_ones() as usize;
+                // A lead at the window's end: its second byte goes with
+                // it (it was checked above).
                 i += JSON_WINDOW;
-                carry = expected >> JSON_WINDOW;
-                carry_low = l4 >> (JSON_WINDOW - 1) != 0;
+                if *sp.add(i - 1) >= 0xC0 {
+                    // Write the second byte's share now: the next window
+                    // starts after it.
+                    let (lead_byte, second) = (u32::from(*sp.add(i - 1)), u32::from(*sp.add(i)));
+                    let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
+                    let word = super::json_unit_word(cp) >> 24; // the last three digits
+                    out.as_mut_ptr()
+                        .add(len)
+                        .cast::<u32>()
+                        .write_unaligned((word as u32).to_le());
+                    len += 3;
+                    i += 1;
+                }
             }
-            // Stop at a character start: past the carried continuation
-            // bytes, after writing the low surrogate still owed.
-            if carry_low {
-                let (third, fourth) = (u32::from(*sp.add(i + 1)), u32::from(*sp.add(i + 2)));
-                let word = super::json_unit_word(0xDC00 | (third & 0x0F) << 6 | (fourth & 0x3F));
-                out.as_mut_ptr()
-                    .add(len)
-                    .cast::<u64>()
-                    .write_unaligned(word.to_le());
-                len += 6;
-            }
-            (i + carry.count_ones() as usize, len)
+            (i, len)
         }
     }
+
+    /// Windows with fewer bytes from 0x80 up than this start no run of
+    /// the planes paths: sparse non-ASCII text is faster character by
+    /// character.
+    const PLANES_MIN: u32 = 6;
+
+    /// The same for text with three- and four-byte characters, whose
+    /// path costs more.
+    const PLANES_MIN_LONG: u32 = 16;
+
+    /// A run of the planes paths ends at a window with fewer bytes from
+    /// 0x80 up than this.
+    const PLANES_STAY: u32 = 4;
 }
 
 /// What [`json_escape_run`] needs to know of the `json_encode()` flags.

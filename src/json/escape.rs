@@ -606,7 +606,7 @@ mod dense_tests {
     /// after carrying a character's tail.
     #[test]
     fn dense_windows_match_the_reference() {
-        let fillers: [&str; 4] = ["ж", "字", "😀", "éa"];
+        let fillers: [&str; 7] = ["ж", "字", "😀", "éa", "ж字", "aé/b\"", "😀ж字x"];
         let pieces: &[&[u8]] = &[
             "😀".as_bytes(),
             "\u{10FFFF}".as_bytes(),
@@ -631,6 +631,8 @@ mod dense_tests {
             JsonFlags::NONE,
             JsonFlags::INVALID_UTF8_SUBSTITUTE,
             JsonFlags::INVALID_UTF8_IGNORE,
+            JsonFlags::HEX_QUOT | JsonFlags::UNESCAPED_SLASHES,
+            JsonFlags::HEX_TAG | JsonFlags::INVALID_UTF8_SUBSTITUTE,
         ] {
             for filler in fillers {
                 for piece in pieces {
