@@ -382,7 +382,14 @@ mod x86 {
                     let (next, written) = if long == 0 {
                         planes_two(src, i, out, len, lo_t, hi_t, letters)
                     } else if high.count_ones() >= PLANES_MIN_LONG {
-                        planes_run(src, i, out, len, lo_t, hi_t, letters)
+                        let four = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17)))
+                            as u32
+                            & high;
+                        if four == 0 {
+                            planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
+                        } else {
+                            planes_run::<true>(src, i, out, len, lo_t, hi_t, letters)
+                        }
                     } else {
                         (i, len)
                     };
@@ -704,7 +711,7 @@ mod x86 {
     #[inline(always)]
     #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
     #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
-    unsafe fn planes_run(
+    unsafe fn planes_run<const FOUR: bool>(
         src: &[u8],
         mut i: usize,
         out: &mut Vec<u8>,
@@ -790,6 +797,10 @@ mod x86 {
                     // A byte to escape without a two-byte escape.
                     _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
                 );
+                if !FOUR {
+                    // Four-byte leads are for the other variant.
+                    errors = _mm256_or_si256(errors, _mm256_shuffle_epi8(t_l4, hc));
+                }
                 let at_entry = entry;
                 if entry {
                     let first3 = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0);
@@ -827,13 +838,9 @@ mod x86 {
                 let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
                 let lead = _mm256_shuffle_epi8(t_lead, hc);
                 let l2 = _mm256_shuffle_epi8(t_l2, hc);
-                let l4 = _mm256_shuffle_epi8(t_l4, hc);
                 let l2c = _mm256_shuffle_epi8(t_l2, hp1);
                 let l3c1 = _mm256_shuffle_epi8(t_l3, hp1);
                 let l3c2 = _mm256_shuffle_epi8(t_l3, hp2);
-                let l4c1 = _mm256_shuffle_epi8(t_l4, hp1);
-                let l4c2 = _mm256_shuffle_epi8(t_l4, hp2);
-                let l4c3 = _mm256_shuffle_epi8(t_l4, hp3);
 
                 // Hex digit values: `p` the byte before, `c` the byte, `n`
                 // the byte after.
@@ -850,55 +857,71 @@ mod x86 {
                 let nb = _mm256_and_si256(p1, nibble);
                 // c >> 2 & 15
                 let nd = _mm256_and_si256(_mm256_srli_epi16(c, 2), nibble);
-                // Four-byte characters: `u` = the plane (5 bits), the high
-                // surrogate's digits are 8 | (u - 1) >> 2, (u - 1) & 3 << 2
-                // | (c & 15) >> 2, (c & 3) << 2 | n >> 4 & 3; the low
-                // surrogate's first one 0xC | p >> 2 & 3.
-                let u1 = _mm256_sub_epi8(
-                    _mm256_or_si256(
-                        _mm256_and_si256(p1_2, b(0x1C)),
-                        _mm256_and_si256(hc, b(0x03)),
-                    ),
-                    b(1),
-                );
-                let ng =
-                    _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(u1, 2), b(0x03)), b(0x08));
-                let nh = _mm256_or_si256(
-                    _mm256_and_si256(_mm256_slli_epi16(u1, 2), b(0x0C)),
-                    _mm256_and_si256(nd, b(0x03)),
-                );
-                let ni = _mm256_or_si256(
-                    _mm256_and_si256(_mm256_slli_epi16(c, 2), b(0x0C)),
-                    _mm256_and_si256(high_nibble(n1), b(0x03)),
-                );
-                let nf = _mm256_or_si256(_mm256_and_si256(na, b(0x03)), b(0x0C));
-
                 // The three planes: digit values, then hex, then the fixed
                 // bytes; zero where nothing is written.
                 let mut d0 = sel(l3c1, nb, na);
                 d0 = sel(l3c2, x1, d0);
-                d0 = sel(l4c1, ng, d0);
-                d0 = sel(l4c3, nf, d0);
                 let mut d1 = sel(l3c1, nd, x1);
                 d1 = sel(l3c2, c_lo, d1);
-                d1 = sel(l4c1, nh, d1);
-                let d2 = sel(l4c1, ni, c_lo);
+                let mut d2 = c_lo;
+                let mut escaped = _mm256_or_si256(special, lead);
+                let mut u_byte = lead;
+                let mut three = _mm256_or_si256(l2, l2c);
+                let mut d_byte = zero;
+                if FOUR {
+                    let l4 = _mm256_shuffle_epi8(t_l4, hc);
+                    let l4c1 = _mm256_shuffle_epi8(t_l4, hp1);
+                    let l4c2 = _mm256_shuffle_epi8(t_l4, hp2);
+                    let l4c3 = _mm256_shuffle_epi8(t_l4, hp3);
+                    // Four-byte characters: `u` = the plane (5 bits), the
+                    // high surrogate's digits are 8 | (u - 1) >> 2, (u -
+                    // 1) & 3 << 2 | (c & 15) >> 2, (c & 3) << 2 | n >> 4 &
+                    // 3; the low surrogate's first one 0xC | p >> 2 & 3.
+                    let u1 = _mm256_sub_epi8(
+                        _mm256_or_si256(
+                            _mm256_and_si256(p1_2, b(0x1C)),
+                            _mm256_and_si256(hc, b(0x03)),
+                        ),
+                        b(1),
+                    );
+                    let ng = _mm256_or_si256(
+                        _mm256_and_si256(_mm256_srli_epi16(u1, 2), b(0x03)),
+                        b(0x08),
+                    );
+                    let nh = _mm256_or_si256(
+                        _mm256_and_si256(_mm256_slli_epi16(u1, 2), b(0x0C)),
+                        _mm256_and_si256(nd, b(0x03)),
+                    );
+                    let ni = _mm256_or_si256(
+                        _mm256_and_si256(_mm256_slli_epi16(c, 2), b(0x0C)),
+                        _mm256_and_si256(high_nibble(n1), b(0x03)),
+                    );
+                    let nf = _mm256_or_si256(_mm256_and_si256(na, b(0x03)), b(0x0C));
+                    d0 = sel(l4c1, ng, d0);
+                    d0 = sel(l4c3, nf, d0);
+                    d1 = sel(l4c1, nh, d1);
+                    d2 = sel(l4c1, ni, d2);
+                    escaped = _mm256_or_si256(escaped, l4c2);
+                    u_byte = _mm256_or_si256(u_byte, l4c2);
+                    d_byte = _mm256_or_si256(l4, l4c2);
+                    three = _mm256_or_si256(
+                        three,
+                        _mm256_or_si256(_mm256_or_si256(l4, l4c1), _mm256_or_si256(l4c2, l4c3)),
+                    );
+                }
                 let mut q0 = _mm256_shuffle_epi8(hex_table, d0);
                 let mut q1 = _mm256_shuffle_epi8(hex_table, d1);
                 let mut q2 = _mm256_shuffle_epi8(hex_table, d2);
-                let escaped = _mm256_or_si256(special, _mm256_or_si256(lead, l4c2));
                 q0 = sel(ascii, c, q0);
                 q0 = sel(escaped, b(b'\\'), q0);
-                q1 = sel(_mm256_or_si256(lead, l4c2), b(b'u'), q1);
+                q1 = sel(u_byte, b(b'u'), q1);
                 q1 = sel(special, letter, q1);
                 q1 = _mm256_andnot_si256(_mm256_andnot_si256(special, ascii), q1);
-                q2 = sel(_mm256_or_si256(l4, l4c2), b(b'd'), q2);
+                if FOUR {
+                    q2 = sel(d_byte, b(b'd'), q2);
+                }
                 q2 = sel(l2, b(b'0'), q2);
                 // Three bytes: two-byte and four-byte characters.
-                let three = _mm256_or_si256(
-                    _mm256_or_si256(_mm256_or_si256(l2, l2c), _mm256_or_si256(l4, l4c1)),
-                    _mm256_or_si256(l4c2, l4c3),
-                );
                 q2 = _mm256_and_si256(q2, three);
 
                 let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
