@@ -787,16 +787,23 @@ mod x86 {
                     ),
                     b(0xFF),
                 );
-                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
-                    letters_lo,
-                    _mm512_zextsi256_si512(c),
-                    letters_hi,
-                ));
-                let mut errors = _mm256_or_si256(
-                    utf8_errors(kl, n3, n2, n1, c),
-                    // A byte to escape without a two-byte escape.
-                    _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
-                );
+                // The letters of two-byte escapes, when there is a byte to
+                // escape; a byte to escape without one is an error.
+                let any_special = _mm256_testz_si256(special, special) == 0;
+                let (letter, no_letter) = if any_special {
+                    let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
+                        letters_lo,
+                        _mm512_zextsi256_si512(c),
+                        letters_hi,
+                    ));
+                    (
+                        letter,
+                        _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
+                    )
+                } else {
+                    (zero, zero)
+                };
+                let mut errors = _mm256_or_si256(utf8_errors(kl, n3, n2, n1, c), no_letter);
                 if !FOUR {
                     // Four-byte leads are for the other variant.
                     errors = _mm256_or_si256(errors, _mm256_shuffle_epi8(t_l4, hc));
@@ -808,28 +815,22 @@ mod x86 {
                     errors = _mm256_or_si256(errors, head);
                     entry = false;
                 }
+                let high = _mm256_movemask_epi8(c) as u32;
                 let ok = whole
                     && _mm256_testz_si256(errors, errors) == 1
-                    && (_mm256_movemask_epi8(c) as u32).count_ones() >= PLANES_STAY;
-                // The leading continuation bytes finish a character begun
-                // in the window before: written even when this one fails.
-                let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32
-                    & _mm256_movemask_epi8(c) as u32;
-                // (None at the run's entry: a character start.)
-                let carried = if at_entry {
+                    && high.count_ones() >= PLANES_STAY;
+                // When this window fails, the leading continuation bytes
+                // finishing a character begun in the window before are
+                // still written (none at the run's entry: a character
+                // start).
+                let carried = if ok || at_entry {
                     0
                 } else {
+                    let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32 & high;
                     (!cont).trailing_zeros() as usize
                 };
                 if !ok && carried == 0 {
                     break;
-                }
-                let high = _mm256_movemask_epi8(c) as u32;
-                if ok && high == 0 && _mm256_testz_si256(special, special) == 1 {
-                    _mm256_storeu_si256(dst.cast(), c);
-                    len += JSON_WINDOW;
-                    i += JSON_WINDOW;
-                    continue;
                 }
 
                 // Roles of each byte, from its class and the classes of
@@ -846,11 +847,9 @@ mod x86 {
                 // the byte after.
                 let c_lo = _mm256_and_si256(c, nibble);
                 let p1_2 = _mm256_slli_epi16(p1, 2);
-                // ((p & 3) << 2) | (c >> 4 & 3)
-                let x1 = _mm256_or_si256(
-                    _mm256_and_si256(p1_2, b(0x0C)),
-                    _mm256_and_si256(hc, b(0x03)),
-                );
+                // ((p & 3) << 2) | (c >> 4 & 3): the bits of `hc` outside
+                // 0x0C are its low two, so a bitwise select does it.
+                let x1 = sel(b(0x0C), p1_2, hc);
                 // p >> 2 & 7
                 let na = _mm256_and_si256(_mm256_srli_epi16(p1, 2), b(0x07));
                 // p & 15
@@ -877,26 +876,21 @@ mod x86 {
                     // high surrogate's digits are 8 | (u - 1) >> 2, (u -
                     // 1) & 3 << 2 | (c & 15) >> 2, (c & 3) << 2 | n >> 4 &
                     // 3; the low surrogate's first one 0xC | p >> 2 & 3.
-                    let u1 = _mm256_sub_epi8(
-                        _mm256_or_si256(
-                            _mm256_and_si256(p1_2, b(0x1C)),
-                            _mm256_and_si256(hc, b(0x03)),
-                        ),
-                        b(1),
-                    );
-                    let ng = _mm256_or_si256(
-                        _mm256_and_si256(_mm256_srli_epi16(u1, 2), b(0x03)),
+                    // (Selects by a constant mask where the other operand
+                    // has no bits under it; 0xEA is `a & b | c`.)
+                    let u1 = _mm256_sub_epi8(sel(b(0x1C), p1_2, hc), b(1));
+                    let ng = _mm256_ternarylogic_epi32::<0xEA>(
+                        _mm256_srli_epi16(u1, 2),
+                        b(0x03),
                         b(0x08),
                     );
-                    let nh = _mm256_or_si256(
-                        _mm256_and_si256(_mm256_slli_epi16(u1, 2), b(0x0C)),
+                    let nh = sel(
+                        b(0x0C),
+                        _mm256_slli_epi16(u1, 2),
                         _mm256_and_si256(nd, b(0x03)),
                     );
-                    let ni = _mm256_or_si256(
-                        _mm256_and_si256(_mm256_slli_epi16(c, 2), b(0x0C)),
-                        _mm256_and_si256(high_nibble(n1), b(0x03)),
-                    );
-                    let nf = _mm256_or_si256(_mm256_and_si256(na, b(0x03)), b(0x0C));
+                    let ni = sel(b(0x0C), _mm256_slli_epi16(c, 2), high_nibble(n1));
+                    let nf = _mm256_ternarylogic_epi32::<0xEA>(na, b(0x03), b(0x0C));
                     d0 = sel(l4c1, ng, d0);
                     d0 = sel(l4c3, nf, d0);
                     d1 = sel(l4c1, nh, d1);
@@ -915,8 +909,14 @@ mod x86 {
                 q0 = sel(ascii, c, q0);
                 q0 = sel(escaped, b(b'\\'), q0);
                 q1 = sel(u_byte, b(b'u'), q1);
-                q1 = sel(special, letter, q1);
-                q1 = _mm256_andnot_si256(_mm256_andnot_si256(special, ascii), q1);
+                q1 = if any_special {
+                    _mm256_andnot_si256(
+                        _mm256_andnot_si256(special, ascii),
+                        sel(special, letter, q1),
+                    )
+                } else {
+                    _mm256_andnot_si256(ascii, q1)
+                };
                 if FOUR {
                     q2 = sel(d_byte, b(b'd'), q2);
                 }
@@ -1035,11 +1035,22 @@ mod x86 {
                     ),
                     b(0xFF),
                 );
-                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
-                    letters_lo,
-                    _mm512_zextsi256_si512(c),
-                    letters_hi,
-                ));
+                // The letters of two-byte escapes, when there is a byte to
+                // escape; a byte to escape without one is an error.
+                let any_special = _mm256_testz_si256(special, special) == 0;
+                let (letter, no_letter) = if any_special {
+                    let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
+                        letters_lo,
+                        _mm512_zextsi256_si512(c),
+                        letters_hi,
+                    ));
+                    (
+                        letter,
+                        _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
+                    )
+                } else {
+                    (zero, zero)
+                };
                 // Malformed or not for this path: a lead not followed by a
                 // continuation byte or the other way round (a
                 // continuation byte at the window's start follows the
@@ -1051,7 +1062,7 @@ mod x86 {
                         _mm256_shuffle_epi8(t_long, hc),
                     ),
                     _mm256_or_si256(
-                        _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
+                        no_letter,
                         _mm256_cmpeq_epi8(_mm256_and_si256(c, b(0xFE)), b(0xC0)),
                     ),
                 );
@@ -1072,8 +1083,14 @@ mod x86 {
                 let mut q0 = sel(ascii, c, _mm256_shuffle_epi8(hex_table, na));
                 q0 = sel(_mm256_or_si256(special, lead), b(b'\\'), q0);
                 let mut q1 = sel(lead, b(b'u'), _mm256_shuffle_epi8(hex_table, x1));
-                q1 = sel(special, letter, q1);
-                q1 = _mm256_andnot_si256(_mm256_andnot_si256(special, ascii), q1);
+                q1 = if any_special {
+                    _mm256_andnot_si256(
+                        _mm256_andnot_si256(special, ascii),
+                        sel(special, letter, q1),
+                    )
+                } else {
+                    _mm256_andnot_si256(ascii, q1)
+                };
                 let q2 = _mm256_and_si256(
                     sel(
                         lead,
