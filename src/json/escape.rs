@@ -106,7 +106,48 @@ fn line_terminators_raw(flags: JsonFlags) -> bool {
 /// # Ok::<(), JsonError>(())
 /// ```
 pub fn escape_string(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    // Short clean strings, as most names and values are, quoted whole.
+    if !flags.contains(JsonFlags::NUMERIC_CHECK) && quote_short(src, Clean::new(flags), out) {
+        return Ok(());
+    }
     escape_with(src, flags, out, escape_body)
+}
+
+/// Appends `src` in quotes when it is 1 to [`STEP`] bytes long and every
+/// byte is clean under `clean`, with fixed-size reads (overlapping words,
+/// or the first, middle and last byte below 4) and writes; `false`
+/// (nothing written) otherwise.
+#[inline(always)]
+fn quote_short(src: &[u8], clean: &Clean, out: &mut Vec<u8>) -> bool {
+    let n = src.len();
+    if n == 0 || n > STEP || !short_is_clean(src, clean) {
+        return false;
+    }
+    let start = out.len();
+    if n <= 8 {
+        // `"`, the bytes, `"` in one 16-byte write.
+        let x = if n >= 4 {
+            let lo = u32::from_le_bytes(src[..4].try_into().expect("4 bytes"));
+            let hi = u32::from_le_bytes(src[n - 4..].try_into().expect("4 bytes"));
+            u64::from(lo) | u64::from(hi) << (8 * (n - 4))
+        } else {
+            u64::from(src[0])
+                | u64::from(src[n / 2]) << (8 * (n / 2))
+                | u64::from(src[n - 1]) << (8 * (n - 1))
+        };
+        let quoted = u128::from(b'"') | u128::from(x) << 8 | u128::from(b'"') << (8 * (n + 1));
+        out.extend_from_slice(&quoted.to_le_bytes());
+        out.truncate(start + n + 2);
+    } else {
+        let lo = u64::from_le_bytes(src[..8].try_into().expect("8 bytes"));
+        let hi = u64::from_le_bytes(src[n - 8..].try_into().expect("8 bytes"));
+        let x = u128::from(lo) | u128::from(hi) << (8 * (n - 8));
+        out.push(b'"');
+        out.extend_from_slice(&x.to_le_bytes());
+        out.truncate(start + 1 + n);
+        out.push(b'"');
+    }
+    true
 }
 
 /// The plain reference for [`escape_string`], with the same result: one
