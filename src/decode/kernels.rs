@@ -12,8 +12,14 @@
 //!   window at a time, the bytes that need escaping under the flags are
 //!   found with a nibble lookup, UTF-8 is validated a window at a time
 //!   (`JSON_UNESCAPED_UNICODE`) or decoded and written as `\uXXXX` one
-//!   character at a time. It stops at malformed UTF-8 and near the end of
-//!   the input, where the caller's scalar code takes over.
+//!   character at a time otherwise. With AVX-512 (F, BW, VL, VBMI, VBMI2)
+//!   two more paths: windows whose escapes are all two bytes long (each
+//!   byte a pair, one compress), and runs of non-ASCII text written as
+//!   `\uXXXX` (each byte's one to three output bytes computed from it and
+//!   its neighbours, then interleaved and compressed). It stops at
+//!   malformed UTF-8 and near the end of the input, where the caller's
+//!   scalar code takes over. `PHPXML_NO_AVX512` in the environment (read
+//!   once) keeps it to AVX2, for testing that path.
 
 /// Bytes handled per step.
 pub(super) const STEP: usize = 16;
@@ -398,6 +404,19 @@ mod x86 {
                     len += W;
                     i += W;
                     continue;
+                }
+                if !DENSE
+                    && !RAW
+                    && high.count_ones() >= SCALAR_DENSE
+                    && _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17))) as u32
+                        & high
+                        == 0
+                {
+                    // Without AVX-512, dense non-ASCII text written as
+                    // `\uXXXX` without four-byte characters is faster in
+                    // the caller's scalar loop than one character at a
+                    // time here: leave the rest to it.
+                    break;
                 }
                 if DENSE && !RAW && high.count_ones() >= PLANES_MIN && i >= 3 {
                     let letters = if kernel.hex_quot {
@@ -1177,6 +1196,10 @@ mod x86 {
             (i, len)
         }
     }
+
+    /// Without AVX-512, a window with this many bytes from 0x80 up (text
+    /// written as `\uXXXX`) ends the kernel.
+    const SCALAR_DENSE: u32 = 16;
 
     /// Windows with fewer bytes from 0x80 up than this start no run of
     /// the planes paths: sparse non-ASCII text is faster character by

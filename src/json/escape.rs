@@ -70,8 +70,13 @@ fn line_terminators_raw(flags: JsonFlags) -> bool {
 ///   [`JsonFlags::INVALID_UTF8_SUBSTITUTE`], and otherwise fails the
 ///   whole string.
 ///
-/// Runs of bytes that need no escaping are found sixteen bytes at a time
-/// and copied in one piece; characters are decoded with the inline decoder
+/// Strings of up to 16 clean bytes are checked and quoted with a few
+/// fixed-size word operations. Longer ones go through the vector kernel of
+/// `decode::kernels` (AVX2, and AVX-512 where the CPU has it: 32-byte
+/// windows, escapes and `\uXXXX` written by vector shuffles and
+/// compresses), and what it leaves (malformed UTF-8, the last bytes, CPUs
+/// without AVX2) through a scalar loop that finds runs of clean bytes
+/// sixteen bytes at a time and decodes characters with the inline decoder
 /// [`crate::decode::next_utf8_char`]. The result is identical to
 /// [`escape_string_reference`].
 ///

@@ -5,8 +5,9 @@
 //!   that affects strings included (`JSON_HEX_*`, `JSON_UNESCAPED_*`,
 //!   `JSON_NUMERIC_CHECK`, `JSON_INVALID_UTF8_*`,
 //!   `JSON_PARTIAL_OUTPUT_ON_ERROR`). Malformed UTF-8 is measured with
-//!   PHP's own decoder widths ([`crate::decode`]); clean runs are copied
-//!   sixteen bytes at a time.
+//!   PHP's own decoder widths ([`crate::decode`]); text is escaped 32
+//!   bytes at a time by vector kernels (AVX2, AVX-512), detected at run
+//!   time.
 //! * [`escape_string_reference`]: the same result, one character at a
 //!   time through the reference decoder: the oracle of the tests and the
 //!   baseline of the benchmarks.
