@@ -500,10 +500,16 @@ mod kernel_tests {
         if !std::arch::is_x86_feature_detected!("avx2") {
             return;
         }
-        // It stops only near the end or at malformed UTF-8.
+        // It stops only near the end, at malformed UTF-8, or (AVX2 alone)
+        // at a window of dense non-ASCII text to write as `\uXXXX`.
         if src.len() - stop >= KERNEL_MIN {
             let c = next_utf8_char_reference(src, stop);
-            assert_eq!(c.status, Status::Failure, "{src:02X?} {flags} stop {stop}");
+            let dense = !flags.contains(JsonFlags::UNESCAPED_UNICODE)
+                && src[stop..stop + 32].iter().filter(|&&b| b >= 0x80).count() >= 16;
+            assert!(
+                c.status == Status::Failure || dense,
+                "{src:02X?} {flags} stop {stop}"
+            );
         } else {
             assert!(
                 stop + KERNEL_MIN + 3 >= src.len(),
