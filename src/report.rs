@@ -1,7 +1,8 @@
 //! The output of `phpxml struct` and `phpxml trace`, byte for byte what the
-//! PHP reference scripts `struct.php` and `trace.php` print: PHP 8.2's
-//! `var_export()` of the arrays, the trace lines with their quoting, the
-//! `ok` and `result` lines, and the scripts' argument rules.
+//! PHP reference scripts `struct.php`, `trace.php` and `json.php` print:
+//! PHP 8.2's `var_export()` of the arrays, the trace lines with their
+//! quoting, the `ok` and `result` lines, `json_encode()` of the arrays
+//! (`phpxml struct --format json`), and the scripts' argument rules.
 //!
 //! ```
 //! use phpxml::report::{Command, Invocation, run_bytes};
@@ -17,6 +18,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 
 use crate::decode::{Status, next_utf8_char};
+use crate::json::{JsonError, JsonFlags, Value, struct_to_value};
 pub use crate::php::int_cast;
 use crate::php::{
     Entry, EntryType, Error, Handler, HandlerSet, Key, OptionValue, Parser, Struct, XmlOption,
@@ -30,17 +32,58 @@ pub enum Command {
     Struct,
     /// `trace.php`: every handler call of `xml_parse()`.
     Trace,
+    /// `json.php`: `json_encode()` of the arrays of
+    /// `xml_parse_into_struct()` (`phpxml struct --format json`).
+    Json,
 }
 
 impl Command {
-    /// `"struct"` or `"trace"`.
+    /// `"struct"`, `"trace"` or `"json"`: the script's name.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Self::Struct => "struct",
             Self::Trace => "trace",
+            Self::Json => "json",
         }
     }
+}
+
+/// `phpxml struct`'s arguments: `--format php` (the default: `struct.php`)
+/// or `--format json` (`json.php`), wherever it stands, the last one
+/// counting; the other arguments are returned in order.
+///
+/// ```
+/// use phpxml::report::{Command, struct_format};
+///
+/// let args = ["--format", "json", "--json-flags", "128", "a.xml"].map(String::from);
+/// let (command, rest) = struct_format(&args).unwrap();
+/// assert_eq!(command, Command::Json);
+/// assert_eq!(rest, ["--json-flags", "128", "a.xml"]);
+/// ```
+///
+/// # Errors
+///
+/// [`UsageError`] for `--format` without a value or with another value.
+pub fn struct_format(args: &[String]) -> Result<(Command, Vec<String>), UsageError> {
+    let mut command = Command::Struct;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
+        if a == "--format" {
+            command = match args.next().map(String::as_str) {
+                Some("php") => Command::Struct,
+                Some("json") => Command::Json,
+                Some(other) => {
+                    return Err(UsageError(format!("unknown format {other} (php or json)")));
+                }
+                None => return Err(UsageError("--format needs a value".to_owned())),
+            };
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((command, rest))
 }
 
 /// The arguments of a reference script, parsed by the rules of
@@ -60,8 +103,12 @@ pub struct Invocation {
     pub chunk: Option<u64>,
     /// The input file.
     pub file: String,
-    /// `--quiet`: only the `ok` and `result` lines.
+    /// `--quiet`: only the `ok` and `result` lines (no effect on
+    /// `json.php`, which takes it and ignores it).
     pub quiet: bool,
+    /// `--json-flags N` (json only): `(int)N`, of which `json_encode()`
+    /// uses the low 32 bits; 0 when not given.
+    pub json_flags: JsonFlags,
 }
 
 /// Bad arguments: `common.php` prints `error: <message>` and exits 2.
@@ -82,10 +129,53 @@ impl Invocation {
     /// argument not starting with `--` is the file, anything else is an
     /// error.
     ///
+    /// For json, `json.php`'s own loop runs first: every `--json-flags N`
+    /// pair is taken out wherever it stands (even where another option
+    /// expects its value), the last one counting, `N` converted with
+    /// `(int)`; a `--json-flags` with nothing after it is left for
+    /// `parse_args()`, which refuses it.
+    ///
+    /// ```
+    /// use phpxml::report::{Command, Invocation};
+    /// use phpxml::json::JsonFlags;
+    ///
+    /// let args = ["a.xml", "--json-flags", "128abc", "--quiet"].map(String::from);
+    /// let inv = Invocation::parse(Command::Json, &args).unwrap();
+    /// assert_eq!(inv.json_flags, JsonFlags::PRETTY_PRINT);
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`UsageError`] with `parse_args()`'s message.
     pub fn parse(command: Command, args: &[String]) -> Result<Self, UsageError> {
+        if command == Command::Json {
+            let mut json_flags = JsonFlags::NONE;
+            let mut rest = Vec::with_capacity(args.len());
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                match args.get(i + 1) {
+                    Some(v) if a == "--json-flags" => {
+                        // `(int)options` in json_encode(): the low 32 bits.
+                        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                        let bits = int_cast(v.as_bytes()) as u32;
+                        json_flags = JsonFlags::from_bits(bits);
+                        i += 2;
+                    }
+                    _ => {
+                        rest.push(a.clone());
+                        i += 1;
+                    }
+                }
+            }
+            let mut inv = Self::parse_script(command, &rest)?;
+            inv.json_flags = json_flags;
+            return Ok(inv);
+        }
+        Self::parse_script(command, args)
+    }
+
+    /// `parse_args()` itself.
+    fn parse_script(command: Command, args: &[String]) -> Result<Self, UsageError> {
         let mut inv = Self {
             command,
             encoding: None,
@@ -94,6 +184,7 @@ impl Invocation {
             chunk: None,
             file: String::new(),
             quiet: false,
+            json_flags: JsonFlags::NONE,
         };
         let mut file = None;
         let mut args = args.iter();
@@ -171,6 +262,10 @@ pub enum RunError {
     Io(String),
     /// PHP threw a `ValueError` creating or configuring the parser.
     Php(Error),
+    /// `json_encode()` threw a `JsonException`: `JSON_THROW_ON_ERROR`
+    /// without `JSON_PARTIAL_OUTPUT_ON_ERROR`, and the encoding failed.
+    /// PHP stops there (exit status 255).
+    Json(JsonError),
 }
 
 impl fmt::Display for RunError {
@@ -179,6 +274,7 @@ impl fmt::Display for RunError {
             Self::Usage(e) => e.fmt(f),
             Self::Io(e) => f.write_str(e),
             Self::Php(e) => e.fmt(f),
+            Self::Json(e) => write!(f, "PHP throws a JsonException: {e}"),
         }
     }
 }
@@ -256,14 +352,21 @@ fn run_with(
         let size = file.metadata().map_or(0, |m| m.len());
         let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
         file.read_to_end(&mut data).map_err(cannot)?;
+        if matches!(invocation.command, Command::Json) {
+            // What PHP printed before a JsonException is still printed.
+            let mut printed = Vec::new();
+            let thrown = json_output(invocation, &data, &mut printed)?;
+            out.write_all(&printed).map_err(write_error)?;
+            return thrown.map_err(RunError::Json);
+        }
         let result = match invocation.command {
-            Command::Struct => struct_output(invocation, &data, results),
-            Command::Trace => run_bytes(invocation, &data),
+            Command::Struct => struct_output(invocation, &data, results).map_err(RunError::Php),
+            _ => run_bytes(invocation, &data),
         };
         if results == Results::Leak {
             std::mem::forget(data);
         }
-        result.map_err(RunError::Php)?
+        result?
     };
     out.write_all(&result).map_err(write_error)
 }
@@ -277,10 +380,17 @@ fn write_error(e: io::Error) -> RunError {
 ///
 /// # Errors
 ///
-/// [`Error`] where PHP dies (an unsupported encoding).
-pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, Error> {
+/// [`RunError::Php`] where PHP dies on a `ValueError` (an unsupported
+/// encoding), [`RunError::Json`] where `json_encode()` throws (then what
+/// PHP printed before is lost here; [`run_to`] writes it).
+pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, RunError> {
     match (invocation.command, invocation.chunk) {
-        (Command::Struct, _) => struct_output(invocation, data, Results::Free),
+        (Command::Struct, _) => Ok(struct_output(invocation, data, Results::Free)?),
+        (Command::Json, _) => {
+            let mut out = Vec::new();
+            json_output(invocation, data, &mut out)?.map_err(RunError::Json)?;
+            Ok(out)
+        }
         (Command::Trace, Some(n)) => {
             let mut out = Vec::new();
             match trace_chunked(invocation, &mut &data[..], n, &mut out) {
@@ -288,7 +398,7 @@ pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, Error>
                     out.extend_from_slice(&rest);
                     Ok(out)
                 }
-                Err(RunError::Php(e)) => Err(e),
+                Err(e @ RunError::Php(_)) => Err(e),
                 Err(e) => unreachable!("reading a slice and writing a Vec cannot fail: {e}"),
             }
         }
@@ -299,6 +409,19 @@ pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, Error>
             Ok(trace.finish(&parser, ok, invocation.quiet))
         }
     }
+}
+
+/// `json.php`: the outer error is PHP dying before any output, the inner
+/// one a `JsonException` after what is in `out`.
+fn json_output(
+    invocation: &Invocation,
+    data: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<Result<(), JsonError>, Error> {
+    let mut parser = invocation.make_parser()?;
+    let result = parser.parse_into_struct(data);
+    out.reserve(data.len() * 4 + 64);
+    Ok(write_struct_json(&result, invocation.json_flags, out))
 }
 
 fn struct_output(invocation: &Invocation, data: &[u8], results: Results) -> Result<Vec<u8>, Error> {
@@ -467,6 +590,60 @@ pub fn write_struct(result: &Struct, parser: &Parser, quiet: bool, out: &mut Vec
         out.push(b'\n');
     }
     write_result_line(parser, out);
+}
+
+/// `JSON_THROW_ON_ERROR`: not one of [`JsonFlags`]' own flags, as the
+/// encoders report errors by their return value; played here.
+const JSON_THROW_ON_ERROR: u32 = 1 << 22;
+
+/// Appends what `json.php` prints for a result: `json_encode($values,
+/// $flags)` on one line and `json_encode($index, $flags)` on the next, each
+/// `false <json_last_error()>` instead when the encoding fails (with
+/// `JSON_PARTIAL_OUTPUT_ON_ERROR` the partial output is printed instead).
+///
+/// ```
+/// use phpxml::{json::JsonFlags, report::write_struct_json, Parser};
+///
+/// let mut parser = Parser::new(Some("ISO-8859-1"))?;
+/// let result = parser.parse_into_struct("<a>é</a>".as_bytes());
+/// let mut out = Vec::new();
+/// write_struct_json(&result, JsonFlags::NONE, &mut out).unwrap();
+/// assert_eq!(out, b"false 5\n{\"A\":[0]}\n");
+/// out.clear();
+/// write_struct_json(&result, JsonFlags::INVALID_UTF8_SUBSTITUTE, &mut out).unwrap();
+/// assert_eq!(out, b"[{\"tag\":\"A\",\"type\":\"complete\",\"level\":1,\"value\":\"\\ufffd\"}]\n{\"A\":[0]}\n");
+/// # Ok::<(), phpxml::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// With `JSON_THROW_ON_ERROR` (4194304) and without
+/// `JSON_PARTIAL_OUTPUT_ON_ERROR`, a failed encoding throws in PHP: the
+/// error is returned, `out` holding what was printed before. (As every
+/// index key is also a tag of the values, the index fails only when the
+/// values did: then nothing was printed.)
+pub fn write_struct_json(
+    result: &Struct,
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> Result<(), JsonError> {
+    let (values, index) = struct_to_value(result);
+    json_line(&values, flags, out)?;
+    json_line(&index, flags, out)
+}
+
+/// `$j = json_encode($a, $flags); echo $j === false ? 'false ' .
+/// json_last_error() : $j, "\n";`
+fn json_line(value: &Value, flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    let partial = flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
+    match value.encode(flags, out) {
+        Err(_) if partial => {}
+        Err(err) if flags.bits() & JSON_THROW_ON_ERROR != 0 => return Err(err),
+        Err(err) => out.extend_from_slice(format!("false {}", err.code()).as_bytes()),
+        Ok(()) => {}
+    }
+    out.push(b'\n');
+    Ok(())
 }
 
 /// `var_export()` of a string: single quotes, `\` and `'` escaped, NUL

@@ -57,6 +57,8 @@ fn cases() -> Vec<Case> {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php"),
         &mut out,
     );
+    // json.php's cases print json_encode(), not handler calls.
+    out.retain(|c| c.sub != "json");
     assert!(out.len() > 900, "fixture corpus not found");
     out
 }

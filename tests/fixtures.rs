@@ -93,11 +93,13 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<Case>) {
     }
 }
 
-/// The library's output: what `phpxml SUB OPTS FILE` prints on stdout.
+/// The library's output: what `phpxml SUB OPTS FILE` prints on stdout
+/// (`phpxml struct --format json OPTS FILE` for `json`).
 fn run_library(case: &Case) -> Vec<u8> {
     let command = match case.sub.as_str() {
         "struct" => report::Command::Struct,
         "trace" => report::Command::Trace,
+        "json" => report::Command::Json,
         other => panic!("{}: unknown script {other}", case.name),
     };
     let mut args = case.opts.clone();
@@ -109,8 +111,13 @@ fn run_library(case: &Case) -> Vec<u8> {
 }
 
 fn run_binary(case: &Case) -> Vec<u8> {
+    // json.php is `phpxml struct --format json`.
+    let sub: &[&str] = match case.sub.as_str() {
+        "json" => &["struct", "--format", "json"],
+        other => &[other],
+    };
     let out = Command::new(env!("CARGO_BIN_EXE_phpxml"))
-        .arg(&case.sub)
+        .args(sub)
         .args(&case.opts)
         .arg(&case.xml)
         .output()

@@ -59,6 +59,10 @@ fn fixtures() -> Vec<Doc> {
         ) else {
             continue;
         };
+        // json.php's cases carry json_encode() flags, not parser options.
+        if args.starts_with("json") {
+            continue;
+        }
         let mut words = args.split_whitespace().skip(1).map(str::to_owned);
         let mut opts = Vec::new();
         while let Some(w) = words.next() {

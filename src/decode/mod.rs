@@ -30,7 +30,7 @@
 
 mod bulk;
 mod inline;
-mod kernels;
+pub(crate) mod kernels;
 mod reference;
 mod stream;
 

@@ -1,9 +1,13 @@
 //! PHP's `php_json_escape_string()`: one string to a JSON string literal.
 
 use super::number::{Number, numeric_string, write_double, write_int};
-use super::scan::{Clean, STEP, first_dirty_with};
+use super::scan::{Clean, STEP, first_dirty_with, short_is_clean};
 use super::{JsonError, JsonFlags};
+use crate::decode::kernels::json_escape_run;
 use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
+
+/// Strings at least this long go through the vector kernel first.
+const KERNEL_MIN: usize = 64;
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -66,8 +70,13 @@ fn line_terminators_raw(flags: JsonFlags) -> bool {
 ///   [`JsonFlags::INVALID_UTF8_SUBSTITUTE`], and otherwise fails the
 ///   whole string.
 ///
-/// Runs of bytes that need no escaping are found sixteen bytes at a time
-/// and copied in one piece; characters are decoded with the inline decoder
+/// Strings of up to 16 clean bytes are checked and quoted with a few
+/// fixed-size word operations. Longer ones go through the vector kernel of
+/// `decode::kernels` (AVX2, and AVX-512 where the CPU has it: 32-byte
+/// windows, escapes and `\uXXXX` written by vector shuffles and
+/// compresses), and what it leaves (malformed UTF-8, the last bytes, CPUs
+/// without AVX2) through a scalar loop that finds runs of clean bytes
+/// sixteen bytes at a time and decodes characters with the inline decoder
 /// [`crate::decode::next_utf8_char`]. The result is identical to
 /// [`escape_string_reference`].
 ///
@@ -102,7 +111,48 @@ fn line_terminators_raw(flags: JsonFlags) -> bool {
 /// # Ok::<(), JsonError>(())
 /// ```
 pub fn escape_string(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    // Short clean strings, as most names and values are, quoted whole.
+    if !flags.contains(JsonFlags::NUMERIC_CHECK) && quote_short(src, Clean::new(flags), out) {
+        return Ok(());
+    }
     escape_with(src, flags, out, escape_body)
+}
+
+/// Appends `src` in quotes when it is 1 to [`STEP`] bytes long and every
+/// byte is clean under `clean`, with fixed-size reads (overlapping words,
+/// or the first, middle and last byte below 4) and writes; `false`
+/// (nothing written) otherwise.
+#[inline(always)]
+fn quote_short(src: &[u8], clean: &Clean, out: &mut Vec<u8>) -> bool {
+    let n = src.len();
+    if n == 0 || n > STEP || !short_is_clean(src, clean) {
+        return false;
+    }
+    let start = out.len();
+    if n <= 8 {
+        // `"`, the bytes, `"` in one 16-byte write.
+        let x = if n >= 4 {
+            let lo = u32::from_le_bytes(src[..4].try_into().expect("4 bytes"));
+            let hi = u32::from_le_bytes(src[n - 4..].try_into().expect("4 bytes"));
+            u64::from(lo) | u64::from(hi) << (8 * (n - 4))
+        } else {
+            u64::from(src[0])
+                | u64::from(src[n / 2]) << (8 * (n / 2))
+                | u64::from(src[n - 1]) << (8 * (n - 1))
+        };
+        let quoted = u128::from(b'"') | u128::from(x) << 8 | u128::from(b'"') << (8 * (n + 1));
+        out.extend_from_slice(&quoted.to_le_bytes());
+        out.truncate(start + n + 2);
+    } else {
+        let lo = u64::from_le_bytes(src[..8].try_into().expect("8 bytes"));
+        let hi = u64::from_le_bytes(src[n - 8..].try_into().expect("8 bytes"));
+        let x = u128::from(lo) | u128::from(hi) << (8 * (n - 8));
+        out.push(b'"');
+        out.extend_from_slice(&x.to_le_bytes());
+        out.truncate(start + 1 + n);
+        out.push(b'"');
+    }
+    true
 }
 
 /// The plain reference for [`escape_string`], with the same result: one
@@ -256,12 +306,34 @@ fn escape_body_as<const RAW_UNICODE: bool>(
 ) -> Result<(), JsonError> {
     let clean = Clean::new(flags);
     // Short and clean, as most names and values are: one test, one copy.
-    if src.len() <= STEP && src.iter().all(|&b| b < 0x80 && clean.ascii(b)) {
+    if src.len() <= STEP && short_is_clean(src, clean) {
         out.extend_from_slice(src);
         return Ok(());
     }
+    let mut i = 0;
+    if src.len() >= KERNEL_MIN {
+        let kernel = clean.kernel(flags);
+        loop {
+            i = json_escape_run(src, i, out, &kernel);
+            if src.len() - i < KERNEL_MIN {
+                break;
+            }
+            // The kernel stopped at malformed UTF-8, or is not available.
+            let c = next_utf8_char(src, i);
+            if c.status == Status::Success {
+                break;
+            }
+            if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
+            } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
+                out.extend_from_slice(replacement(flags));
+            } else {
+                return Err(JsonError::Utf8);
+            }
+            i = c.cursor;
+        }
+    }
     let raw_terminators = line_terminators_raw(flags);
-    let (mut i, mut run) = (0, 0);
+    let mut run = i;
     while let Some(&b) = src.get(i) {
         if b < 0x80 {
             if clean.ascii(b) {
@@ -398,4 +470,245 @@ fn escape_body_reference(src: &[u8], flags: JsonFlags, out: &mut Vec<u8>) -> Res
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod kernel_tests {
+    use super::*;
+
+    /// Runs the vector kernel alone from 0 and checks what it wrote against
+    /// the reference escaper on the part it consumed, and where it stopped.
+    fn check(src: &[u8], flags: JsonFlags) {
+        let kernel = Clean::new(flags).kernel(flags);
+        let mut out = b"xy".to_vec();
+        let stop = json_escape_run(src, 0, &mut out, &kernel);
+        let mut expected = b"xy".to_vec();
+        let reference = escape_string_reference(&src[..stop], flags, &mut expected);
+        if stop > 0 {
+            assert_eq!(reference, Ok(()), "{src:02X?} {flags}");
+            expected.remove(2);
+            expected.pop();
+        } else {
+            expected = b"xy".to_vec();
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&expected),
+            "{src:02X?} {flags} stop {stop}"
+        );
+        assert_eq!(out, expected);
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        // It stops only near the end, at malformed UTF-8, or (AVX2 alone)
+        // at a window of dense non-ASCII text to write as `\uXXXX`.
+        if src.len() - stop >= KERNEL_MIN {
+            let c = next_utf8_char_reference(src, stop);
+            let dense = !flags.contains(JsonFlags::UNESCAPED_UNICODE)
+                && src[stop..stop + 32].iter().filter(|&&b| b >= 0x80).count() >= 16;
+            assert!(
+                c.status == Status::Failure || dense,
+                "{src:02X?} {flags} stop {stop}"
+            );
+        } else {
+            assert!(
+                stop + KERNEL_MIN + 3 >= src.len(),
+                "{src:02X?} {flags} stop {stop}"
+            );
+        }
+    }
+
+    const FLAG_SETS: [u32; 8] = [
+        0,
+        256,
+        256 | 2048,
+        64 | 15,
+        256 | 64 | 15,
+        1 | 8,
+        256 | 2,
+        256 | 2048 | 4,
+    ];
+
+    #[test]
+    fn kernel_matches_the_reference_at_every_offset() {
+        let pieces: &[&[u8]] = &[
+            b"\"",
+            b"\\",
+            b"/",
+            b"<",
+            b">",
+            b"&",
+            b"'",
+            b"\x00",
+            b"\x08",
+            b"\n",
+            b"\x1F",
+            b"\x7F",
+            "é".as_bytes(),
+            "߿".as_bytes(),
+            "€".as_bytes(),
+            "\u{2028}".as_bytes(),
+            "\u{2029}".as_bytes(),
+            "\u{FFFF}".as_bytes(),
+            "😀".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            b"\xC3",
+            b"\x80",
+            b"\xE2\x80",
+            b"\xF0\x9F\x98",
+            b"\xC0\x80",
+            b"\xE0\x80\xAF",
+            b"\xED\xA0\x80",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80",
+            b"\xFF",
+            b"\xE2\x80\xA8\xA9",
+        ];
+        for bits in FLAG_SETS {
+            let flags = JsonFlags::from_bits(bits);
+            for piece in pieces {
+                for at in 0..70 {
+                    for len in [64, 65, 67, 70, 96, 100, 131] {
+                        if at + piece.len() > len {
+                            continue;
+                        }
+                        let mut src = vec![b'a'; len];
+                        src[at..at + piece.len()].copy_from_slice(piece);
+                        check(&src, flags);
+                        // The same with another piece right after, and
+                        // multibyte text around.
+                        let mut dense: Vec<u8> = "жё".repeat(len / 4).into_bytes();
+                        dense.truncate(at - at % 2);
+                        dense.extend_from_slice(piece);
+                        dense.extend_from_slice("字😀x".repeat(8).as_bytes());
+                        check(&dense, flags);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernel_matches_the_reference_on_random_text() {
+        let alphabet: &[&[u8]] = &[
+            b"a",
+            b" ",
+            b"/",
+            b"\"",
+            b"\n",
+            b"<",
+            b"&",
+            b"'",
+            b"\\",
+            b"\x01",
+            "é".as_bytes(),
+            "Ж".as_bytes(),
+            "字".as_bytes(),
+            "😀".as_bytes(),
+            "\u{2028}".as_bytes(),
+            b"\xC3",
+            b"\xE2\x82",
+            b"\xFF",
+            b"\xED\xA0\x80",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..20_000 {
+            let mut src = Vec::new();
+            let target = 64 + round % 200;
+            let bias = round % 4;
+            while src.len() < target {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let k = (seed >> 32) as usize;
+                let piece = match bias {
+                    0 => alphabet[k % alphabet.len()],
+                    1 => {
+                        alphabet[if k.is_multiple_of(8) {
+                            k / 8 % alphabet.len()
+                        } else {
+                            0
+                        }]
+                    }
+                    2 => alphabet[10 + k % 4],
+                    _ => {
+                        alphabet[if k.is_multiple_of(16) {
+                            k / 16 % alphabet.len()
+                        } else {
+                            10 + k % 4
+                        }]
+                    }
+                };
+                src.extend_from_slice(piece);
+            }
+            let flags = JsonFlags::from_bits(FLAG_SETS[round % FLAG_SETS.len()]);
+            check(&src, flags);
+        }
+    }
+}
+
+#[cfg(test)]
+mod dense_tests {
+    use super::*;
+
+    /// Dense multibyte text (the AVX-512 windows) with a four-byte
+    /// character, a special and a malformed sequence at every offset, so
+    /// that characters cross window ends in every way and windows fail
+    /// after carrying a character's tail.
+    #[test]
+    fn dense_windows_match_the_reference() {
+        let fillers: [&str; 7] = ["ж", "字", "😀", "éa", "ж字", "aé/b\"", "😀ж字x"];
+        let pieces: &[&[u8]] = &[
+            "😀".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            "\u{10000}".as_bytes(),
+            "\u{FFFF}".as_bytes(),
+            "\u{800}".as_bytes(),
+            "\u{80}".as_bytes(),
+            b"\"",
+            b"/",
+            b"\x01",
+            b"\xFF",
+            b"\xC3",
+            b"\xF0\x9F\x98",
+            b"\xED\xA0\x80",
+            b"\xE0\x9F\xBF",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xC1\xBF",
+            b"\x80\x80",
+        ];
+        for flags in [
+            JsonFlags::NONE,
+            JsonFlags::INVALID_UTF8_SUBSTITUTE,
+            JsonFlags::INVALID_UTF8_IGNORE,
+            JsonFlags::HEX_QUOT | JsonFlags::UNESCAPED_SLASHES,
+            JsonFlags::HEX_TAG | JsonFlags::INVALID_UTF8_SUBSTITUTE,
+        ] {
+            for filler in fillers {
+                for piece in pieces {
+                    for at in 0..100 {
+                        let text = filler.repeat(80);
+                        let mut cut = at;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        let mut src = text.as_bytes()[..cut].to_vec();
+                        src.extend_from_slice(piece);
+                        src.extend_from_slice(filler.repeat(40).as_bytes());
+                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                        let r1 = escape_string(&src, flags, &mut fast);
+                        let r2 = escape_string_reference(&src, flags, &mut plain);
+                        assert_eq!(r1, r2, "{src:02X?} {flags}");
+                        assert_eq!(
+                            String::from_utf8_lossy(&fast),
+                            String::from_utf8_lossy(&plain),
+                            "{src:02X?} {flags}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

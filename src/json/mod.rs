@@ -5,8 +5,9 @@
 //!   that affects strings included (`JSON_HEX_*`, `JSON_UNESCAPED_*`,
 //!   `JSON_NUMERIC_CHECK`, `JSON_INVALID_UTF8_*`,
 //!   `JSON_PARTIAL_OUTPUT_ON_ERROR`). Malformed UTF-8 is measured with
-//!   PHP's own decoder widths ([`crate::decode`]); clean runs are copied
-//!   sixteen bytes at a time.
+//!   PHP's own decoder widths ([`crate::decode`]); text is escaped 32
+//!   bytes at a time by vector kernels (AVX2, AVX-512), detected at run
+//!   time.
 //! * [`escape_string_reference`]: the same result, one character at a
 //!   time through the reference decoder: the oracle of the tests and the
 //!   baseline of the benchmarks.
@@ -14,6 +15,10 @@
 //!   `json_encode()` over them: list or object detection,
 //!   `JSON_FORCE_OBJECT`, `JSON_PRETTY_PRINT`, the depth limit, and PHP's
 //!   partial-output rules.
+//! * [`struct_to_value`], [`values_to_value`], [`index_to_value`]: the
+//!   arrays of `xml_parse_into_struct()` as those values, so that
+//!   `json_encode($values)` and `json_encode($index)` can be reproduced
+//!   (`phpxml struct --format json`).
 //!
 //! # Example
 //!
@@ -31,9 +36,11 @@ mod escape;
 mod flags;
 mod number;
 mod scan;
+mod structure;
 mod value;
 
 pub use error::JsonError;
 pub use escape::{escape_string, escape_string_reference};
 pub use flags::JsonFlags;
+pub use structure::{index_to_value, struct_to_value, values_to_value};
 pub use value::{Array, DEFAULT_DEPTH, Key, Value};

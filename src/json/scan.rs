@@ -2,6 +2,7 @@
 //! the first byte that is not, sixteen bytes at a time.
 
 use super::JsonFlags;
+use crate::decode::kernels::JsonKernel;
 
 /// Bytes examined per step of [`first_dirty_with`].
 pub(super) const STEP: usize = 16;
@@ -58,6 +59,10 @@ pub(super) struct Clean {
     specials: [u8; 7],
     /// How many places of `specials` are distinct and used (2 to 7).
     count: usize,
+    /// The same set as nibble lookups for the vector kernel (see
+    /// [`JsonKernel`]).
+    lo: [u8; 16],
+    hi: [u8; 16],
 }
 
 /// [`Clean`] for every combination of the four flags that matter, indexed
@@ -111,10 +116,41 @@ impl Clean {
             }
             k += 1;
         }
+        // Nibble lookups: bit 1 for controls (rows 0 and 1), 2 for row
+        // 2 (`"` `&` `'` `/`), 4 for row 3 (`<` `>`), 8 for row 5 (`\`).
+        let mut lo = [1u8; 16];
+        let mut hi = [0u8; 16];
+        hi[0] = 1;
+        hi[1] = 1;
+        hi[2] = 2;
+        hi[3] = 4;
+        hi[5] = 8;
+        let mut b = 0x20;
+        while b < 0x80 {
+            if REASONS[b] & active != 0 {
+                lo[b & 15] |= hi[b >> 4];
+            }
+            b += 1;
+        }
         Self {
             active,
             specials,
             count,
+            lo,
+            hi,
+        }
+    }
+
+    /// The vector kernel's view of these flags.
+    #[inline(always)]
+    pub(super) fn kernel(&self, flags: JsonFlags) -> JsonKernel {
+        JsonKernel {
+            lo: self.lo,
+            hi: self.hi,
+            hex_quot: flags.contains(JsonFlags::HEX_QUOT),
+            raw_unicode: flags.contains(JsonFlags::UNESCAPED_UNICODE),
+            raw_terminators: flags
+                .contains(JsonFlags::UNESCAPED_UNICODE | JsonFlags::UNESCAPED_LINE_TERMINATORS),
         }
     }
 
@@ -151,6 +187,32 @@ impl Clean {
             3 => first_dirty_with(chunk, &self.specials::<3>()),
             _ => first_dirty_with(chunk, &self.specials::<7>()),
         }
+    }
+}
+
+/// Whether every byte of `src` (at most [`STEP`] bytes) is clean under
+/// `clean`: two overlapping words for 8 to 16 bytes, one word made of two
+/// overlapping halves for 4 to 7, bytes one by one below.
+#[inline(always)]
+pub(super) fn short_is_clean(src: &[u8], clean: &Clean) -> bool {
+    let n = src.len();
+    debug_assert!(n <= STEP);
+    let word = |at: usize| u64::from_le_bytes(src[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u32::from_le_bytes(src[at..at + 4].try_into().expect("4 bytes"));
+    let (a, b) = if n >= 8 {
+        (word(0), word(n - 8))
+    } else if n >= 4 {
+        (
+            u64::from(half(0)) | u64::from(half(n - 4)) << 32,
+            0x2020_2020_2020_2020,
+        )
+    } else {
+        return src.iter().all(|&b| b < 0x80 && clean.ascii(b));
+    };
+    match clean.width() {
+        2 => dirty(a, &clean.specials::<2>()) | dirty(b, &clean.specials::<2>()) == 0,
+        3 => dirty(a, &clean.specials::<3>()) | dirty(b, &clean.specials::<3>()) == 0,
+        _ => dirty(a, &clean.specials::<7>()) | dirty(b, &clean.specials::<7>()) == 0,
     }
 }
 
@@ -236,6 +298,35 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn short_is_clean_is_the_byte_test() {
+        for flags in all_flag_sets() {
+            let clean = Clean::new(flags);
+            for n in 0..=STEP {
+                for bad in 0..=255u8 {
+                    for at in 0..n {
+                        let mut src = vec![b'a'; n];
+                        src[at] = bad;
+                        let expected = src.iter().all(|&b| b < 0x80 && clean.ascii(b));
+                        assert_eq!(short_is_clean(&src, clean), expected, "{flags} {src:?}");
+                    }
+                }
+                assert!(short_is_clean(&vec![b'z'; n], clean));
+            }
+        }
+    }
+
+    #[test]
+    fn nibble_lookups_are_the_clean_set() {
+        for flags in all_flag_sets() {
+            let clean = Clean::new(flags);
+            for b in 0..0x80u8 {
+                let dirty = clean.lo[usize::from(b & 15)] & clean.hi[usize::from(b >> 4)] != 0;
+                assert_eq!(dirty, !clean.ascii(b), "{flags} {b:#x}");
             }
         }
     }

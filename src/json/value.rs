@@ -190,6 +190,14 @@ impl Array {
         Some(key)
     }
 
+    /// Appends under a key known not to be in the array yet (the arrays
+    /// built from a parse result): no lookup.
+    pub(crate) fn append_new(&mut self, key: Key, value: Value) {
+        debug_assert!(self.get(&key).is_none(), "{key:?} already there");
+        self.note_key(&key);
+        self.entries.push((key, value));
+    }
+
     fn note_key(&mut self, key: &Key) {
         if let Key::Int(k) = *key {
             match k.checked_add(1) {

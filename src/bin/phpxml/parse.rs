@@ -1,5 +1,6 @@
 //! `phpxml struct` and `phpxml trace`: what the PHP reference scripts
-//! `struct.php` and `trace.php` print, byte for byte.
+//! `struct.php`, `json.php` (`struct --format json`) and `trace.php` print,
+//! byte for byte.
 
 use std::io::{self, Write};
 
@@ -22,12 +23,14 @@ fn play(command: Command, args: &[String]) -> Result<(), Failure> {
         // a ValueError nothing reaches standard output either.
         RunError::Io(_) => Failure::Refused(e.to_string()),
         RunError::Php(e) => Failure::Refused(format!("PHP throws a ValueError: {e}")),
+        RunError::Json(_) => Failure::Refused(e.to_string()),
     })
 }
 
-/// `struct [OPTIONS] FILE`.
+/// `struct [--format php|json] [--json-flags N] [OPTIONS] FILE`.
 pub fn structure(args: &[String]) -> Result<(), Failure> {
-    play(Command::Struct, args)
+    let (command, args) = report::struct_format(args).map_err(|e| Failure::Usage(e.to_string()))?;
+    play(command, &args)
 }
 
 /// `trace [OPTIONS] [--chunk N] FILE`.
