@@ -146,3 +146,13 @@ fn stopped_parser_reports_what_its_buffer_dropped() {
         same_calls(&pieces, &whole)
     ));
 }
+
+/// chunked target (one shot already differed): after an encoding error the
+/// input is read as Latin-1, where libxml2 does not report a NUL; phpxml
+/// did (9), PHP ends with the "]]>" before it (62):
+/// `fixtures/php/limits/nul-after-encoding-error_*`.
+#[test]
+fn nul_after_an_encoding_error_is_not_reported() {
+    let out = trace(&[], b"<t>\x99]]>\x00", &[]);
+    assert_eq!(result_of(&out).0, 62);
+}

@@ -145,7 +145,9 @@ impl Core {
             return (u32::from(c), 1);
         }
         if c == 0 {
-            if !self.at_end() {
+            // "Char 0x0 out of allowed range" is raised only while the
+            // input is read as UTF-8, not after an encoding error
+            if self.utf8 && !self.at_end() {
                 self.fatal(err::INVALID_CHAR);
             }
             return (0, 1);
