@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Turns the parse benchmark's results into the tables of benches/PARSE.md.
 
-Usage: benches/parse_table.py [PHP_JSON]
+Usage: benches/parse_table.py [PHP_JSON...]
 
 Reads target/criterion/parse_<size>_<document>/<variant>/new/ (written by
-`cargo bench --bench parse --features expat`) and, if given, the JSON that
+`cargo bench --bench parse --features expat`) and, if given, the JSON files that
 `benches/php/parse_bench.php --json PHP_JSON` wrote. Prints, per size, the
 throughput of every variant (MiB/s, from criterion's median time; PHP's
 median of its runs) and the ratios the targets are about.
@@ -47,9 +47,9 @@ def ratio(a, b):
 
 def main():
     php = {}
-    if len(sys.argv) > 1:
-        with open(sys.argv[1]) as f:
-            php = json.load(f)
+    for path in sys.argv[1:]:
+        with open(path) as f:
+            php.update(json.load(f))
     for size in ["4MiB", "32MiB"]:
         rows = [(doc, {v: mibs(criterion(size, doc, v)) for v in RUST}) for doc in DOCS]
         rows = [(d, r) for d, r in rows if any(x is not None for x in r.values())]

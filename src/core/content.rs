@@ -1129,12 +1129,22 @@ impl Core {
     fn plain_text_run(&mut self, buf: &mut Vec<u8>) {
         let s = &self.buf;
         let start = self.cur;
+        let Some(room) = BIG_BUFFER_SIZE.checked_sub(buf.len()).filter(|&r| r > 0) else {
+            return;
+        };
+        // A character is taken while the piece is shorter than
+        // BIG_BUFFER_SIZE, i.e. while it starts before `end`.
+        let end = s.len().min(start + room);
         let mut i = start;
-        let mut n = buf.len();
-        let (mut line, mut col) = (self.line, self.col);
-        while n < BIG_BUFFER_SIZE && i < s.len() {
+        let mut line = self.line;
+        // The column is `col_base` plus the characters from `seg` on: the
+        // bytes less the continuation bytes (`extra`).
+        let (mut col_base, mut seg, mut extra) = (self.col, start, 0);
+        while i < end {
             let b = s[i];
-            let len = if b >= 0x80 {
+            if is_plain_text(b) {
+                i += 1;
+            } else if b >= 0x80 {
                 if !self.utf8 {
                     break;
                 }
@@ -1149,25 +1159,20 @@ impl Core {
                 if len == 0 {
                     break;
                 }
-                col += 1;
-                len
-            } else if is_plain_text(b) {
-                col += 1;
-                1
+                i += len;
+                extra += len - 1;
             } else if b == b'\n' {
+                i += 1;
                 line += 1;
-                col = 1;
-                1
+                (col_base, seg, extra) = (1, i, 0);
             } else {
                 break;
-            };
-            i += len;
-            n += len;
+            }
         }
         buf.extend_from_slice(&s[start..i]);
         self.cur = i;
         self.line = line;
-        self.col = col;
+        self.col = col_base + (i - seg - extra) as u64;
     }
 
     // ------------------------------------------------------------------
