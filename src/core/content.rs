@@ -146,7 +146,7 @@ impl Core {
         self.parse_name_complex(true)
     }
 
-    /// `xmlParseNmtoken` (used only for QName recovery).
+    /// `xmlParseNmtoken` (used only for `QName` recovery).
     fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
         let start = self.cur;
         let (mut c, mut l) = self.cur_char();
@@ -218,7 +218,7 @@ impl Core {
     // Start tags
     // ------------------------------------------------------------------
 
-    /// The START_TAG case of the push loop.
+    /// The `START_TAG` case of the push loop.
     pub(super) fn start_tag_state(&mut self, sink: &mut impl Sax) {
         let line = self.line;
         let ns_before = self.ns.len();
@@ -361,6 +361,7 @@ impl Core {
 
     /// `xmlParseStartTag2` (SAX2, namespace mode): (local, prefix, uri).
     #[allow(clippy::type_complexity)]
+    #[allow(clippy::too_many_lines)] // one function, as in libxml2
     fn parse_start_tag2(
         &mut self,
         sink: &mut impl Sax,
@@ -460,7 +461,7 @@ impl Core {
                 }
                 None => None,
             };
-            atts[i].uri = nsname.clone();
+            atts[i].uri.clone_from(&nsname);
             if atts.len() >= MANY_ATTRIBUTES {
                 clashes.check(self, &atts, i);
                 continue;
@@ -606,7 +607,7 @@ impl Core {
             return false;
         }
         let k = (qname_key(eprefix, elem), qname_key(aprefix, att));
-        self.special.contains_key(&k)
+        self.special.contains(&k)
     }
 
     // ------------------------------------------------------------------
@@ -1179,18 +1180,18 @@ impl Core {
     // CDATA sections (push mode)
     // ------------------------------------------------------------------
 
-    /// The CDATA_SECTION case of the push loop; false means "wait".
+    /// The `CDATA_SECTION` case of the push loop; false means "wait".
     pub(super) fn cdata_state(&mut self, sink: &mut impl Sax) -> bool {
         match self.lookup(b"]]>") {
             None => {
                 if self.avail() >= BIG_BUFFER_SIZE + 2 {
                     let tmp = check_cdata(&self.buf[self.cur..self.cur + BIG_BUFFER_SIZE], false);
                     if tmp < 0 {
-                        self.cur += (-tmp) as usize;
+                        self.cur += tmp.unsigned_abs() as usize;
                         self.fatal(err::INVALID_CHAR);
                         return false;
                     }
-                    let tmp = tmp as usize;
+                    let tmp = tmp.unsigned_abs() as usize;
                     if !self.disable_sax {
                         self.emit_characters(sink, &self.buf[self.cur..self.cur + tmp]);
                     }
@@ -1204,7 +1205,7 @@ impl Core {
             }
             Some(base) => {
                 let tmp = check_cdata(&self.buf[self.cur..self.cur + base], true);
-                if tmp < 0 || tmp as usize != base {
+                if tmp < 0 || tmp.unsigned_abs() as usize != base {
                     self.cur += tmp.unsigned_abs() as usize;
                     self.fatal(err::INVALID_CHAR);
                     return false;
@@ -1602,7 +1603,7 @@ impl Core {
                 match kind {
                     EntityKind::ExternalGeneralUnparsed => self.fatal(err::UNPARSED_ENTITY),
                     EntityKind::ExternalGeneralParsed if self.sub == Sub::AttributeValue => {
-                        self.fatal(err::ENTITY_IS_EXTERNAL)
+                        self.fatal(err::ENTITY_IS_EXTERNAL);
                     }
                     k if self.sub == Sub::AttributeValue && k != EntityKind::Predefined => {
                         let ent = self.entities.get(&name);
@@ -1614,7 +1615,7 @@ impl Core {
                         }
                     }
                     EntityKind::InternalParameter | EntityKind::ExternalParameter => {
-                        self.fatal(err::ENTITY_IS_PARAMETER)
+                        self.fatal(err::ENTITY_IS_PARAMETER);
                     }
                     _ => {}
                 }
@@ -1948,6 +1949,7 @@ pub(super) fn plain_multibyte_len(s: &[u8], i: usize) -> usize {
 }
 
 /// `xmlCheckCdataPush`: bytes that are fine, negative offset of a bad one.
+#[allow(clippy::cast_possible_wrap)] // offsets into a slice, which fit `i64`
 fn check_cdata(utf: &[u8], complete: bool) -> i64 {
     let len = utf.len();
     let mut ix = 0;

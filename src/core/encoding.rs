@@ -69,7 +69,7 @@ impl Decoder {
                         out.push(b);
                     } else {
                         let c = t[usize::from(b - 0x80)];
-                        if c == 0 && std::ptr::eq(t, &ASCII) {
+                        if c == 0 && std::ptr::eq(t, &raw const ASCII) {
                             self.stopped = true;
                             self.pending.clear();
                             return true;
@@ -128,7 +128,7 @@ impl Decoder {
 
 /// A single-byte table for a declared encoding name, if we know it.
 pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
-    let n: Vec<u8> = name.iter().map(|b| b.to_ascii_uppercase()).collect();
+    let n: Vec<u8> = name.iter().map(u8::to_ascii_uppercase).collect();
     match n.as_slice() {
         b"ISO-8859-1" | b"ISO_8859-1" | b"ISO-LATIN-1" | b"ISO LATIN 1" | b"LATIN1"
         | b"LATIN-1" | b"L1" | b"ISO8859-1" | b"ISO88591" | b"CP819" | b"IBM819"

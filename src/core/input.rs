@@ -407,6 +407,7 @@ impl Core {
     }
 
     /// `xmlParseTryOrFinish`.
+    #[allow(clippy::too_many_lines)] // libxml2's push loop, one state per arm
     pub(super) fn try_or_finish(&mut self, sink: &mut impl Sax, terminate: bool) {
         if self.cur > 4096 {
             self.shrink_input();

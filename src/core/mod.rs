@@ -215,6 +215,7 @@ struct DefaultAttr {
 
 /// One document being parsed, fed in chunks.
 #[derive(Debug, Default)]
+#[allow(clippy::struct_excessive_bools)] // libxml2's parser context flags
 pub(crate) struct Core {
     namespace_separator: Option<u8>,
     installed: Installed,
@@ -258,7 +259,7 @@ pub(crate) struct Core {
     pentities: HashMap<Vec<u8>, Entity>,
     defaults: HashMap<Vec<u8>, Vec<DefaultAttr>>,
     /// Attributes declared with a non-CDATA type: (element, attribute).
-    special: HashMap<(Vec<u8>, Vec<u8>), ()>,
+    special: HashSet<(Vec<u8>, Vec<u8>)>,
     nb_entities: u64,
     /// Bytes of replacement text handed over for references in content
     /// (see `content::MAX_ENTITY_TEXT`).
@@ -415,7 +416,7 @@ impl Core {
 
     /// `xml_get_current_byte_index()`.
     pub(crate) fn byte_index(&self) -> i64 {
-        (self.consumed + self.cur as u64) as i64
+        (self.consumed + self.cur as u64).cast_signed()
     }
 
     /// `xmlParseChunk`.

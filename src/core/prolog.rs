@@ -185,13 +185,11 @@ impl Core {
             || (utf16_mode && (upper.starts_with(b"UTF-16") || upper.starts_with(b"UTF16")))
         {
         } else {
-            match encoding::table_for(n) {
-                Some(mode) => self.switch_encoding(mode),
-                None => {
-                    self.fatal(err::UNSUPPORTED_ENCODING);
-                    return None;
-                }
-            }
+            let Some(mode) = encoding::table_for(n) else {
+                self.fatal(err::UNSUPPORTED_ENCODING);
+                return None;
+            };
+            self.switch_encoding(mode);
         }
         name
     }
@@ -539,6 +537,7 @@ impl Core {
     }
 
     /// `xmlParseEntityDecl`.
+    #[allow(clippy::too_many_lines)] // one function, as in libxml2
     fn parse_entity_decl(&mut self, sink: &mut impl Sax) {
         if !self.cmp(b"<!ENTITY") {
             return;
@@ -727,13 +726,11 @@ impl Core {
                     } else {
                         (d as char).to_digit(10)
                     };
-                    match v {
-                        Some(v) => val = (val * if hex { 16 } else { 10 } + v).min(0x110000),
-                        None => {
-                            bad = true;
-                            break;
-                        }
-                    }
+                    let Some(v) = v else {
+                        bad = true;
+                        break;
+                    };
+                    val = (val * if hex { 16 } else { 10 } + v).min(0x110000);
                     j += 1;
                 }
                 if bad || val >= 0x110000 || !is_char(val) {
@@ -846,9 +843,7 @@ impl Core {
                     }
                 }
                 if !cdata {
-                    self.special
-                        .entry((key, qname_key(ap.as_deref(), &al)))
-                        .or_insert(());
+                    self.special.insert((key, qname_key(ap.as_deref(), &al)));
                 }
             }
         }
