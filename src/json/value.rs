@@ -144,6 +144,7 @@ impl Array {
     }
 
     /// The entries in order.
+    #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Key, &Value)> {
         self.entries.iter().map(|(k, v)| (k, v))
     }

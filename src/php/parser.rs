@@ -676,16 +676,13 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 }
                 slots.insert(key.clone(), len);
             }
-            let slot = match earlier {
-                Some(slot) => {
-                    array[len].0 = Key::Str(key);
-                    slot
-                }
-                None => {
-                    array[len].0 = key_from(key);
-                    len += 1;
-                    len - 1
-                }
+            let slot = if let Some(slot) = earlier {
+                array[len].0 = Key::Str(key);
+                slot
+            } else {
+                array[len].0 = key_from(key);
+                len += 1;
+                len - 1
             };
             let v = &mut array[slot].1;
             v.clear();

@@ -21,9 +21,8 @@ fn play(command: Command, args: &[String]) -> Result<(), Failure> {
         RunError::Usage(_) => Failure::Usage(e.to_string()),
         // The scripts exit 2 when the file cannot be read; where PHP dies on
         // a ValueError nothing reaches standard output either.
-        RunError::Io(_) => Failure::Refused(e.to_string()),
+        RunError::Io(_) | RunError::Json(_) => Failure::Refused(e.to_string()),
         RunError::Php(e) => Failure::Refused(format!("PHP throws a ValueError: {e}")),
-        RunError::Json(_) => Failure::Refused(e.to_string()),
     })
 }
 
