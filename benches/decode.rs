@@ -1,5 +1,5 @@
 //! Decoding throughput: the reference decoder per character, the inline
-//! decoder per character, the bulk conversion, and encoding_rs where its
+//! decoder per character, the bulk conversion, and `encoding_rs` where its
 //! contract holds, side by side on every input of the corpus.
 //!
 //! `cargo bench --bench decode`; `benches/ratios.py` turns the results into
@@ -170,6 +170,7 @@ fn variants(input: &[u8]) -> Vec<Variant> {
 /// many short rounds counts, and a markdown table of throughput and ratios
 /// is printed. Turns and minima make the ratios hold on a busy machine,
 /// where criterion's one-variant-after-another runs drift.
+#[allow(clippy::cast_precision_loss)] // timings and rates as floats
 fn quick() {
     const ROUNDS: usize = 300;
     const ROUND_BYTES: usize = 256 << 10;

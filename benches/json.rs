@@ -14,8 +14,9 @@
 //!
 //! On a busy machine, `JSON_BENCH_QUICK=FILE cargo bench --bench json`
 //! times the variants in turn and keeps the fastest of 300 rounds of each,
-//! which criterion's means do not; json_bench.php reads FILE as well.
+//! which criterion's means do not; `json_bench.php` reads FILE as well.
 
+use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
@@ -183,23 +184,27 @@ fn inputs() -> Vec<(&'static str, Vec<Vec<u8>>)> {
     while html.len() < SIZE {
         let t = tags[rng.below(tags.len())];
         let w = rng.pick(ENGLISH);
-        html.push_str(&format!(
+        write!(
+            html,
             "<{t} class=\"c{}\" id='x{}'>{w} &amp; {w}</{t}>",
             rng.below(9),
             rng.below(99)
-        ));
+        )
+        .unwrap();
     }
     html.truncate(SIZE);
     list.push(("html", one(html.into_bytes())));
     let mut urls = String::new();
     while urls.len() < SIZE {
-        urls.push_str(&format!(
+        write!(
+            urls,
             "https://example.org/{}/{}/{}.html?id={} ",
             rng.pick(ENGLISH),
             rng.pick(ENGLISH),
             rng.below(1000),
             rng.below(100_000)
-        ));
+        )
+        .unwrap();
     }
     urls.truncate(SIZE);
     list.push(("urls", one(urls.into_bytes())));
@@ -298,8 +303,9 @@ const VARIANTS: [Variant; 4] = [
 
 /// A measurement that holds up on a busy machine: the variants take turns,
 /// 300 rounds of about 0.2 ms each, and the fastest round of each counts.
-/// Prints `input variant bytes ns_per_call` lines (for json_bench.php) to
+/// Prints `input variant bytes ns_per_call` lines (for `json_bench.php`) to
 /// the file `path`.
+#[allow(clippy::cast_precision_loss)] // timings and rates as floats
 fn quick(path: &std::path::Path) {
     use std::time::Instant;
     let mut report = String::new();
@@ -318,7 +324,7 @@ fn quick(path: &std::path::Path) {
             }
         }
         for (k, (label, _, _)) in VARIANTS.iter().enumerate() {
-            report.push_str(&format!("{name} {label} {bytes} {:.1}\n", best[k]));
+            writeln!(report, "{name} {label} {bytes} {:.1}", best[k]).unwrap();
             eprintln!(
                 "{name:18} {label:18} {:8.0} MB/s",
                 bytes as f64 / best[k] * 1e3

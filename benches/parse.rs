@@ -151,6 +151,7 @@ mod expat {
         unsafe { (*data.cast::<[u64; 3]>())[1] += 1 };
     }
 
+    #[allow(clippy::cast_sign_loss)] // expat's lengths are never negative
     unsafe extern "C" fn text(data: *mut c_void, _: *const c_char, len: c_int) {
         // SAFETY: as in `start`.
         unsafe { (*data.cast::<[u64; 3]>())[2] += len as u64 };
@@ -237,7 +238,7 @@ fn bench_document(c: &mut Criterion, label: &str, name: &str, data: &[u8]) {
     }
     let id = |group: &mut criterion::BenchmarkGroup<_>, v: &str, f: &dyn Fn() -> u64| {
         group.bench_function(BenchmarkId::from_parameter(v), |b| {
-            b.iter(|| black_box(f()))
+            b.iter(|| black_box(f()));
         });
     };
     id(&mut group, "struct-utf8", &|| {

@@ -6,6 +6,8 @@ mod common;
 #[path = "../fuzz/src/chunking.rs"]
 mod chunking;
 
+use std::fmt::Write;
+
 use common::{boundaries, outcome_of, result_of, same_calls, trace};
 
 /// chunked target, 2-byte pieces: an internal-subset end scan that stopped
@@ -24,7 +26,7 @@ fn dtd_scan_rescans_from_the_cursor_after_a_quote() {
     assert_ne!(trace(&[], doc, &[3]), whole, "PHP differs here too");
 }
 
-/// tests/mutated_fixtures.rs: a document declared US-ASCII with a byte
+/// `tests/mutated_fixtures.rs`: a document declared US-ASCII with a byte
 /// ≥ 0x80 at the start of a piece gave 81 "Invalid encoding" (a failed
 /// conversion was reported once the parser caught up); libxml2's
 /// `asciiToUTF8` stops there without an error, so PHP reports 5 "Invalid
@@ -81,7 +83,12 @@ fn utf16_surrogates_in_pieces() {
 fn laughs_in_attribute() -> Vec<u8> {
     let mut d = String::from("<!DOCTYPE a [<!ENTITY l0 \"lol\">");
     for i in 1..=9 {
-        d += &format!("<!ENTITY l{i} \"{}\">", format!("&l{};", i - 1).repeat(10));
+        write!(
+            d,
+            "<!ENTITY l{i} \"{}\">",
+            format!("&l{};", i - 1).repeat(10)
+        )
+        .unwrap();
     }
     d += "]><a x=\"&l9;\"/>";
     d.into_bytes()

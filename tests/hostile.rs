@@ -10,6 +10,7 @@ mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::fmt::Write;
 
 use phpxml::{Handler, HandlerSet, Key, OptionValue, Parser, XmlOption};
 
@@ -121,7 +122,12 @@ fn parse(doc: &[u8], handler: &mut Counter) -> (bool, i32) {
 fn laughs(levels: usize, in_attribute: bool) -> Vec<u8> {
     let mut d = String::from("<!DOCTYPE a [<!ENTITY l0 \"lol\">");
     for i in 1..=levels {
-        d += &format!("<!ENTITY l{i} \"{}\">", format!("&l{};", i - 1).repeat(10));
+        write!(
+            d,
+            "<!ENTITY l{i} \"{}\">",
+            format!("&l{};", i - 1).repeat(10)
+        )
+        .unwrap();
     }
     d += if in_attribute {
         "]><a x=\"&lLAST;\"/>"
@@ -295,7 +301,10 @@ fn deep_nesting_under_a_long_namespace_does_not_copy_it_per_level() {
 #[test]
 fn a_hundred_thousand_attributes() {
     let n = 100_000;
-    let atts: String = (0..n).map(|i| format!(" a{i}=\"{i}\"")).collect();
+    let atts = (0..n).fold(String::new(), |mut s, i| {
+        write!(s, " a{i}=\"{i}\"").unwrap();
+        s
+    });
     let doc = format!("<a{atts}/>").into_bytes();
     let mut c = counter();
     let ((ok, code), peak, _) = heap(|| parse(&doc, &mut c));
@@ -306,9 +315,10 @@ fn a_hundred_thousand_attributes() {
     let dup = format!("<a{atts} a99999=\"x\"/>").into_bytes();
     assert_eq!(parse(&dup, &mut counter()), (false, 42));
     // namespace mode: same names in two prefixes bound to one URI (203)
-    let ns: String = (0..n / 2)
-        .map(|i| format!(" p:a{i}=\"\" q:a{i}=\"\""))
-        .collect();
+    let ns = (0..n / 2).fold(String::new(), |mut s, i| {
+        write!(s, " p:a{i}=\"\" q:a{i}=\"\"").unwrap();
+        s
+    });
     let doc = format!("<a xmlns:p=\"urn:p\" xmlns:q=\"urn:p\"{ns}/>").into_bytes();
     let mut p = Parser::new_ns(None, ":").unwrap();
     assert!(!p.parse(&mut counter(), &doc, true));

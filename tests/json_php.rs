@@ -145,6 +145,8 @@ fn float_case(r: &mut Lcg) -> u64 {
     let kind = r.below(4);
     let bits = (r.bits16() << 48) | (r.bits16() << 32) | (r.bits16() << 16) | r.bits16();
     match kind {
+        // Below 2^20: exact as an `f64`.
+        #[allow(clippy::cast_precision_loss)]
         2 => {
             let n = r.below(32768) * 32;
             ((n + r.below(32)) as f64).to_bits()
@@ -307,7 +309,7 @@ fn explain(range: &str, flags: JsonFlags, escape: Escaper) {
             String::from_utf8_lossy(&ours)
         ),
         None => {
-            eprintln!("php's lines and ours agree for {range} under {flags}: the fixture is stale")
+            eprintln!("php's lines and ours agree for {range} under {flags}: the fixture is stale");
         }
     }
 }

@@ -84,7 +84,7 @@ fn fixtures() -> Vec<Doc> {
     docs
 }
 
-/// SplitMix64.
+/// `SplitMix64`.
 struct Rng(u64);
 
 impl Rng {
@@ -212,7 +212,7 @@ fn mutated_fixtures_parse_the_same_in_pieces() {
 
         let whole = trace(&args, &doc, &[]);
         let mut random = Vec::new();
-        for _ in 0..1 + rng.below(6) {
+        for _ in 0..=rng.below(6) {
             let span = if rng.below(2) == 0 { 8 } else { 300 };
             random.push(1 + rng.below(span));
         }

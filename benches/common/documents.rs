@@ -3,6 +3,8 @@
 //! run and every tool (criterion, the PHP script, the CLI) sees the same
 //! bytes.
 
+use std::fmt::Write;
+
 use super::inputs::Rng;
 
 const ENGLISH: &[&str] = &[
@@ -80,7 +82,8 @@ fn feed(size: usize, seed: u64, lang: &str, vocabulary: &[&str]) -> Vec<u8> {
         "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en\">\n",
         "</feed>\n",
         |rng, i, out| {
-            out.push_str(&format!(
+            write!(
+                out,
                 "  <entry id=\"urn:uuid:{:08x}\" lang=\"{lang}\" updated=\"2024-{:02}-{:02}T{:02}:{:02}:00Z\" rank=\"{}\">\n    <title>",
                 rng.next() as u32,
                 1 + rng.below(12),
@@ -88,16 +91,17 @@ fn feed(size: usize, seed: u64, lang: &str, vocabulary: &[&str]) -> Vec<u8> {
                 rng.below(24),
                 rng.below(60),
                 rng.below(1000),
-            ));
+            ).unwrap();
             let n = 3 + rng.below(6);
             sentence(rng, vocabulary, n, out);
             out.push_str("</title>\n    <summary>");
             let n = 20 + rng.below(40);
             sentence(rng, vocabulary, n, out);
-            out.push_str(&format!(
+            write!(
+                out,
                 "</summary>\n    <link href=\"https://example.com/{lang}/entry/{i}?view=full&amp;ref=feed\" rel=\"alternate\"/>\n    <category term=\"{}\"/>\n  </entry>\n",
                 rng.pick(vocabulary)
-            ));
+            ).unwrap();
         },
     )
 }
@@ -112,12 +116,11 @@ fn config(size: usize) -> Vec<u8> {
         "<configuration version=\"3\" generated=\"2024-05-06\">\n",
         "</configuration>\n",
         |rng, i, out| {
-            out.push_str(&format!(
-                "  <section name=\"section{i}\" enabled=\"true\">\n"
-            ));
+            writeln!(out, "  <section name=\"section{i}\" enabled=\"true\">").unwrap();
             for k in 0..8 + rng.below(8) {
-                out.push_str(&format!(
-                    "    <setting key=\"{}.{}.{k}\" value=\"{}\" type=\"{}\" default=\"{}\" min=\"0\" max=\"{}\" unit=\"ms\" readonly=\"{}\" scope=\"global\" description=\"{} {} &amp; {}\"/>\n",
+                writeln!(
+                    out,
+                    "    <setting key=\"{}.{}.{k}\" value=\"{}\" type=\"{}\" default=\"{}\" min=\"0\" max=\"{}\" unit=\"ms\" readonly=\"{}\" scope=\"global\" description=\"{} {} &amp; {}\"/>",
                     rng.pick(ENGLISH),
                     rng.pick(ENGLISH),
                     rng.below(100_000),
@@ -128,7 +131,7 @@ fn config(size: usize) -> Vec<u8> {
                     rng.pick(ENGLISH),
                     rng.pick(ENGLISH),
                     rng.pick(ENGLISH),
-                ));
+                ).unwrap();
             }
             out.push_str("  </section>\n");
         },
@@ -141,7 +144,7 @@ fn nested(size: usize) -> Vec<u8> {
     repeat(size, 0xDEE9, "<tree>", "</tree>\n", |rng, _, out| {
         let depth = 20 + rng.below(81);
         for d in 0..depth {
-            out.push_str(&format!("<node level=\"{d}\">{} ", rng.pick(ENGLISH)));
+            write!(out, "<node level=\"{d}\">{} ", rng.pick(ENGLISH)).unwrap();
         }
         for _ in 0..depth {
             out.push_str("</node>");
@@ -156,9 +159,9 @@ fn short_text(size: usize) -> Vec<u8> {
         out.push_str("<row>");
         for _ in 0..8 {
             if rng.below(2) == 0 {
-                out.push_str(&format!("<v>{}</v>", rng.below(1000)));
+                write!(out, "<v>{}</v>", rng.below(1000)).unwrap();
             } else {
-                out.push_str(&format!("<w>{}</w>", rng.pick(ENGLISH)));
+                write!(out, "<w>{}</w>", rng.pick(ENGLISH)).unwrap();
             }
         }
         out.push_str("</row>\n");
@@ -174,14 +177,16 @@ fn soap(size: usize) -> Vec<u8> {
         "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:m=\"urn:example:orders\">\n<soap:Header><m:Trace id=\"t-1\" soap:mustUnderstand=\"1\"/></soap:Header>\n<soap:Body>\n",
         "</soap:Body>\n</soap:Envelope>\n",
         |rng, i, out| {
-            out.push_str(&format!(
+            write!(
+                out,
                 "<m:Order m:id=\"{i}\" xsi:type=\"m:OrderType\" xmlns:a=\"urn:example:address\">\n  <m:Customer a:country=\"FR\">{} {}</m:Customer>\n",
                 rng.pick(FRENCH),
                 rng.pick(ENGLISH)
-            ));
-            for _ in 0..1 + rng.below(4) {
-                out.push_str(&format!(
-                    "  <m:Item m:sku=\"SKU-{}\" m:qty=\"{}\"><m:Description>{} {} {}</m:Description><m:Price currency=\"EUR\">{}.{:02}</m:Price></m:Item>\n",
+            ).unwrap();
+            for _ in 0..=rng.below(4) {
+                writeln!(
+                    out,
+                    "  <m:Item m:sku=\"SKU-{}\" m:qty=\"{}\"><m:Description>{} {} {}</m:Description><m:Price currency=\"EUR\">{}.{:02}</m:Price></m:Item>",
                     rng.below(100_000),
                     1 + rng.below(9),
                     rng.pick(ENGLISH),
@@ -189,10 +194,10 @@ fn soap(size: usize) -> Vec<u8> {
                     rng.pick(ENGLISH),
                     rng.below(500),
                     rng.below(100),
-                ));
+                ).unwrap();
             }
             out.push_str("  <a:Address><a:Street>");
-            out.push_str(&format!("{} rue {}", 1 + rng.below(200), rng.pick(FRENCH)));
+            write!(out, "{} rue {}", 1 + rng.below(200), rng.pick(FRENCH)).unwrap();
             out.push_str("</a:Street></a:Address>\n</m:Order>\n");
         },
     )

@@ -2,6 +2,8 @@
 //! at any size from a fixed seed, so every run and every tool (criterion,
 //! the PHP scripts) sees the same bytes.
 
+use std::fmt::Write;
+
 /// A small, fixed pseudo-random generator (xorshift64*).
 pub struct Rng(u64);
 
@@ -118,25 +120,29 @@ pub fn corpus(size: usize) -> Vec<(&'static str, Vec<u8>)> {
         let mut out = String::new();
         while out.len() < size {
             let tag = rng.pick(TAGS);
-            out.push_str(&format!(
-                "<{tag} class=\"c{}\">{} {}</{tag}>\n",
+            writeln!(
+                out,
+                "<{tag} class=\"c{}\">{} {}</{tag}>",
                 rng.below(100),
                 rng.pick(ENGLISH),
                 rng.pick(ENGLISH)
-            ));
+            )
+            .unwrap();
         }
         cut(out.into_bytes(), size)
     };
     let urls = {
         let mut out = String::new();
         while out.len() < size {
-            out.push_str(&format!(
-                "https://example.com/{}/{}?id={}&q={}\n",
+            writeln!(
+                out,
+                "https://example.com/{}/{}?id={}&q={}",
                 rng.pick(ENGLISH),
                 rng.pick(ENGLISH),
                 rng.below(100_000),
                 rng.pick(ENGLISH)
-            ));
+            )
+            .unwrap();
         }
         cut(out.into_bytes(), size)
     };
