@@ -260,18 +260,10 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 //! the JSON escaper's kernel; edition 2024 and let chains need 1.88).
 
 #![deny(missing_docs)]
-// Pedantic clippy (`cargo clippy --all-targets -- -D warnings -D
-// clippy::pedantic`) is the standard; these lints are allowed everywhere on
-// purpose (the decoding layer allows a few more for its SIMD kernels, in
-// `decode/mod.rs`; anything else gets a local `#[allow]` with its reason):
-#![allow(
-    // Code points and limits are written as the Unicode, XML and libxml2
-    // texts write them (0x10FFFF, 0xFFFE), not 0x0010_FFFF.
-    clippy::unreadable_literal,
-    // `#[inline(always)]` marks the per-character steps of the UTF-8
-    // decoder and the JSON escaper, where the benchmarks measured it.
-    clippy::inline_always
-)]
+// Clippy's pedantic group is on for every target, with its crate-wide
+// allow-list in Cargo.toml's `[lints.clippy]` (the decoding layer allows a
+// few more for its SIMD kernels, in `decode/mod.rs`; anything else gets a
+// local `#[allow]` with its reason).
 
 #[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
 mod core;

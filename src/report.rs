@@ -156,7 +156,7 @@ impl Invocation {
                 match args.get(i + 1) {
                     Some(v) if a == "--json-flags" => {
                         // `(int)options` in json_encode(): the low 32 bits.
-                        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                        #[allow(clippy::cast_sign_loss)]
                         let bits = int_cast(v.as_bytes()) as u32;
                         json_flags = JsonFlags::from_bits(bits);
                         i += 2;

@@ -156,9 +156,7 @@ fn decode_one<const MAX: u32>(src: &[u8], i: usize) -> (u8, usize) {
 fn narrow<const MAX: u32>(code_point: u32) -> u8 {
     if code_point <= MAX {
         // The guard makes the cast lossless.
-        #[allow(clippy::cast_possible_truncation)]
-        let byte = code_point as u8;
-        byte
+        code_point as u8
     } else {
         b'?'
     }

@@ -17,15 +17,12 @@
 
 // Lints allowed in the decoding layer only, where they are deliberate: the
 // SSE2 kernels cast byte pointers to `__m128i` only for the unaligned
-// `loadu`/`storeu` intrinsics, narrow `movemask` results and lane indexes
-// that fit by construction, name lanes alike, and keep a kernel's loop in
-// one function.
+// `loadu`/`storeu` intrinsics, store lane indexes that fit by construction
+// as bytes, and keep a kernel's loop in one function.
 #![allow(
     clippy::too_many_lines,
     clippy::cast_ptr_alignment,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::similar_names
+    clippy::cast_sign_loss
 )]
 
 mod bulk;
@@ -122,7 +119,6 @@ impl TargetEncoding {
         };
         match code_point {
             // The guard makes the cast lossless.
-            #[allow(clippy::cast_possible_truncation)]
             Some(cp) if cp <= limit => cp as u8,
             _ => b'?',
         }

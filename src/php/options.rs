@@ -131,9 +131,7 @@ pub fn int_cast(s: &[u8]) -> i64 {
     let d: f64 = text.parse().unwrap_or(0.0);
     if d.is_finite() {
         // Saturating, truncating toward zero: `zend_dval_to_lval_cap()`.
-        #[allow(clippy::cast_possible_truncation)]
-        let v = d as i64;
-        v
+        d as i64
     } else {
         0
     }
@@ -141,7 +139,6 @@ pub fn int_cast(s: &[u8]) -> i64 {
 
 /// PHP 8.2 keeps the options in C `int` fields: an `i64` is cut to its low
 /// 32 bits, as the C assignment does.
-#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn c_int(v: i64) -> i32 {
     v as i32
 }
