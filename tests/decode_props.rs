@@ -85,6 +85,25 @@ proptest! {
         }
     }
 
+    /// Long well-formed text with a few bytes replaced: runs of many
+    /// 64-byte windows, each corruption met at any lane.
+    #[test]
+    fn bulk_equals_the_reference_on_long_text_with_rare_damage(
+        text in "[a-z \u{80}-\u{7FF}àéЖЯ中文€😀\u{10000}-\u{10FFFF}]{0,300}",
+        damage in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+    ) {
+        let mut src = text.into_bytes();
+        if !src.is_empty() {
+            for (at, byte) in damage {
+                let at = at.index(src.len());
+                src[at] = byte;
+            }
+        }
+        for target in TargetEncoding::ALL {
+            prop_assert_eq!(xml_utf8_decode(&src, target), reference(&src, target));
+        }
+    }
+
     #[test]
     fn bulk_appends_to_the_callers_buffer(prefix in proptest::collection::vec(any::<u8>(), 0..20), src in mixed()) {
         for target in TargetEncoding::ALL {

@@ -3,10 +3,12 @@
 //!
 //! * [`copy_ascii_run`]: ASCII runs copied sixteen bytes at a time, in safe
 //!   word-at-a-time code (a high-bit test on a little-endian `u128`).
-//! * [`utf8_run`]: ASCII and well-formed two-byte sequences (U+0080 to
-//!   U+07FF: Latin-1, Greek, Cyrillic, Hebrew, Arabic...) converted sixteen
-//!   input bytes at a time with SSSE3, detected at run time; elsewhere it
-//!   falls back to [`copy_ascii_run`].
+//! * [`utf8_run`]: well-formed UTF-8 converted to ISO-8859-1 or US-ASCII
+//!   64 input bytes at a time with AVX-512 (validated with Keiser and
+//!   Lemire's lookups, one output byte per character compressed with
+//!   `vpcompressb`), then sixteen at a time with SSSE3, each detected at
+//!   run time; elsewhere it falls back to [`copy_ascii_run`].
+//!   `PHPXML_NO_AVX512` keeps it to SSSE3.
 //! * [`json_escape_run`]: PHP's `json_encode()` string escaping over 32-byte
 //!   windows with AVX2, detected at run time: clean bytes are stored a
 //!   window at a time, the bytes that need escaping under the flags are
@@ -60,7 +62,7 @@ pub(super) fn copy_ascii_run(src: &[u8], dst: &mut [u8]) -> usize {
 /// target holds it, `?` otherwise. Returns the bytes read and the bytes
 /// written.
 ///
-/// `src` must start at a character boundary. Up to sixteen bytes past the
+/// `src` must start at a character boundary. Up to 64 bytes past the
 /// written ones may be overwritten in `dst`; callers overwrite them. The
 /// prefix may stop short of where the scalar decoder would have to take
 /// over, by less than a step.
@@ -73,6 +75,18 @@ pub(super) fn utf8_run<const MAX: u32>(src: &[u8], dst: &mut [u8]) -> (usize, us
     assert!(dst.len() >= src.len());
     #[cfg(target_arch = "x86_64")]
     {
+        if dense_available() {
+            // SAFETY: `dense_available` checked every feature the kernel
+            // needs, and `dst.len() >= src.len()` (asserted above).
+            let (read, written) = unsafe { x86::utf8_run_avx512(src, dst, MAX == 0xFF) };
+            // The SSSE3 kernel takes the last 16 to 63 bytes (and stops at
+            // once where the AVX-512 one stopped at malformed input).
+            // SAFETY: AVX-512 implies SSSE3; `written <= read`, so the
+            // rest of `dst` is at least as long as the rest of `src`.
+            let (more_read, more_written) =
+                unsafe { x86::utf8_run_ssse3(&src[read..], &mut dst[written..], MAX == 0xFF) };
+            return (read + more_read, written + more_written);
+        }
         if std::arch::is_x86_feature_detected!("ssse3") {
             // SAFETY: SSSE3 is available (checked just above), and
             // `dst.len() >= src.len()` (asserted above) is the only other
@@ -278,6 +292,169 @@ mod x86 {
             }
         }
         (i, o)
+    }
+
+    /// Lane numbers 0..=63, for byte permutes.
+    static LANES: [u8; 64] = {
+        let mut lanes = [0u8; 64];
+        let mut k = 0;
+        while k < 64 {
+            lanes[k] = k as u8;
+            k += 1;
+        }
+        lanes
+    };
+
+    /// The AVX-512 kernel of [`super::utf8_run`], 64 bytes a step; `latin1`
+    /// as in [`utf8_run_ssse3`].
+    ///
+    /// Windows follow each other a fixed 64 bytes apart, so no load waits
+    /// on the bytes before it. Every character gives one byte, written at
+    /// the lane of its last byte: a lane is a character's last when the
+    /// byte after it is not a continuation. A character cut by a window's
+    /// end is therefore written by the next window.
+    ///
+    /// Keiser and Lemire's lookups check each byte against the three
+    /// before it. A window checks the 64 bytes one past its own (so the
+    /// byte after its last lane too): every check of a character then sits
+    /// at most one byte after its end, in the window that writes it. The
+    /// start is a character boundary, so the bytes before it count as
+    /// ASCII. At malformed UTF-8 the window writes the characters whose
+    /// checks all passed and the kernel stops after them, leaving the rest
+    /// to the exact scalar decoder.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2, BMI1, BMI2, POPCNT and AVX-512 F, BW, VL,
+    /// VBMI and VBMI2 (see [`super::dense_available`]), and
+    /// `dst.len() >= src.len()`.
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+    )]
+    #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
+    pub(super) unsafe fn utf8_run_avx512(
+        src: &[u8],
+        dst: &mut [u8],
+        latin1: bool,
+    ) -> (usize, usize) {
+        const W: usize = 64;
+        // The first byte is checked here: after the start only a
+        // continuation byte is an error.
+        if src.first().is_none_or(|&b| b & 0xC0 == 0x80) {
+            return (0, 0);
+        }
+        // `i`: the window; `done`: the end of the characters written so
+        // far (at most three bytes before `i`); `o`: the bytes written.
+        let (mut i, mut done, mut o) = (0usize, 0usize, 0usize);
+        let splat = |byte: u8| _mm512_set1_epi8(byte as i8);
+        let table = |t: &[u8; 16]| {
+            // SAFETY: the table is 16 bytes long.
+            _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+        };
+        let (k1_hi, k1_lo, k2_hi) = (
+            table(&super::UTF8_BYTE_1_HIGH),
+            table(&super::UTF8_BYTE_1_LOW),
+            table(&super::UTF8_BYTE_2_HIGH),
+        );
+        let (nibble, question, low6, top, cont_bits) = (
+            splat(0x0F),
+            splat(b'?'),
+            splat(0x3F),
+            splat(0x80),
+            splat(0xC0),
+        );
+        let high_nibble = |x: __m512i| _mm512_and_si512(_mm512_srli_epi16(x, 4), nibble);
+        // The loads at `i + 1` read one byte past the window.
+        while src.len() - i > W {
+            let at = src.as_ptr().wrapping_add(i);
+            // SAFETY: `i + 65 <= src.len()`: the 64 bytes at `i` and at
+            // `i + 1` are in `src`.
+            let (v, next) = unsafe {
+                (
+                    _mm512_loadu_si512(at.cast()),
+                    _mm512_loadu_si512(at.add(1).cast()),
+                )
+            };
+            let high = _mm512_movepi8_mask(v);
+            if _mm512_movepi8_mask(_mm512_or_si512(v, next)) == 0 {
+                // ASCII up to and with the byte after the window. (No
+                // character is cut before it: the window before checked
+                // that byte `i` is not ASCII then.)
+                // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
+                unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(o).cast(), v) };
+                i += W;
+                done = i;
+                o += W;
+                continue;
+            }
+            // The bytes one and two before each lane.
+            let (back1, back2) = if i == 0 {
+                // Lane k of `permute(lanes - n, v)` is lane k - n of `v`;
+                // the first n lanes, from before `src`, are zeroed.
+                // SAFETY: `LANES` is 64 bytes long.
+                let lanes = unsafe { _mm512_loadu_si512(LANES.as_ptr().cast()) };
+                let back = |n: u8, keep: u64| {
+                    _mm512_maskz_permutexvar_epi8(keep, _mm512_sub_epi8(lanes, splat(n)), v)
+                };
+                (back(1, !1), back(2, !3))
+            } else {
+                // (Loads are cheaper here than permutes of the window before.)
+                // SAFETY: `i >= 64`, so the bytes from `i - 2` are in `src`.
+                unsafe {
+                    (
+                        _mm512_loadu_si512(at.sub(1).cast()),
+                        _mm512_loadu_si512(at.sub(2).cast()),
+                    )
+                }
+            };
+            // Bit k: the check of byte `i + k + 1` against the three before.
+            let (p1, p2, p3) = (v, back1, back2);
+            let special = _mm512_ternarylogic_epi32::<0x80>(
+                _mm512_shuffle_epi8(k1_hi, high_nibble(p1)),
+                _mm512_shuffle_epi8(k1_lo, _mm512_and_si512(p1, nibble)),
+                _mm512_shuffle_epi8(k2_hi, high_nibble(next)),
+            );
+            let must23 =
+                _mm512_cmpge_epu8_mask(p2, splat(0xE0)) | _mm512_cmpge_epu8_mask(p3, splat(0xF0));
+            let flagged = _mm512_xor_si512(special, _mm512_maskz_mov_epi8(must23, top));
+            let errors = _mm512_test_epi8_mask(flagged, flagged);
+            let ends = !_mm512_cmpeq_epi8_mask(_mm512_and_si512(next, cont_bits), top);
+            // With an error at bit e, the characters that end before lane e
+            // passed every check.
+            let ends = if errors == 0 {
+                ends
+            } else {
+                ends & errors.wrapping_sub(1) & !errors
+            };
+            let value = if latin1 {
+                // The second byte of C2 xx or C3 xx: 0x80 or 0xC0 (bit 0 of
+                // the lead moved to bit 6) with its own low six bits.
+                let code = _mm512_ternarylogic_epi32::<0xF8>(
+                    _mm512_and_si512(_mm512_slli_epi16(back1, 6), splat(0x40)),
+                    v,
+                    low6,
+                );
+                let code = _mm512_or_si512(code, top);
+                let fits =
+                    _mm512_cmpeq_epi8_mask(_mm512_and_si512(back1, splat(0xFE)), splat(0xC2));
+                _mm512_mask_blend_epi8(fits, question, code)
+            } else {
+                question
+            };
+            let value = _mm512_mask_blend_epi8(!high, value, v);
+            let packed = _mm512_maskz_compress_epi8(ends, value);
+            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
+            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(o).cast(), packed) };
+            o += ends.count_ones() as usize;
+            if ends != 0 {
+                done = i + W - ends.leading_zeros() as usize;
+            }
+            if errors != 0 {
+                return (done, o);
+            }
+            i += W;
+        }
+        (done, o)
     }
 
     /// The AVX2 kernel of [`super::json_escape_run`].
@@ -1437,8 +1614,9 @@ static UTF8_BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
 ];
 
-/// Whether the CPU has what the AVX-512 path of [`json_escape_run`]
-/// needs (AVX-512 F, BW, VL, VBMI, VBMI2, with AVX2 and BMI2), asked once.
+/// Whether the CPU has what the AVX-512 kernels of [`utf8_run`] and
+/// [`json_escape_run`] need (AVX-512 F, BW, VL, VBMI, VBMI2, with AVX2 and
+/// BMI2), asked once; `PHPXML_NO_AVX512` in the environment says no.
 #[cfg(target_arch = "x86_64")]
 fn dense_available() -> bool {
     use std::sync::atomic::{AtomicU8, Ordering};
@@ -1538,6 +1716,45 @@ mod tests {
         }
     }
 
+    /// A conversion kernel: `(src, dst) -> (read, written)`.
+    type Kernel = fn(&[u8], &mut [u8]) -> (usize, usize);
+
+    /// The kernels of `utf8_run` this CPU can run, for a target holding
+    /// `0..=MAX`, each with how close to the end it takes well-formed
+    /// text: `utf8_run` itself, and on x86-64 each vector kernel alone.
+    fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
+        let whole = ssse3().then_some(STEP);
+        let mut all: Vec<(&'static str, Kernel, Option<usize>)> =
+            vec![("utf8_run", utf8_run::<MAX>, whole)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if ssse3() {
+                all.push((
+                    "ssse3",
+                    |src, dst| {
+                        // SAFETY: SSSE3 is available; `dst` is as long as
+                        // `src`.
+                        unsafe { x86::utf8_run_ssse3(src, dst, MAX == 0xFF) }
+                    },
+                    whole,
+                ));
+            }
+            if dense_available() {
+                all.push((
+                    "avx512",
+                    |src, dst| {
+                        // SAFETY: every feature is available (checked
+                        // just above); `dst` is as long as `src`.
+                        unsafe { x86::utf8_run_avx512(src, dst, MAX == 0xFF) }
+                    },
+                    // The last window, and a character cut at its end.
+                    Some(64 + 4),
+                ));
+            }
+        }
+        all
+    }
+
     /// Whether `utf8_run` uses its SSSE3 kernel here.
     fn ssse3() -> bool {
         #[cfg(target_arch = "x86_64")]
@@ -1550,12 +1767,13 @@ mod tests {
         }
     }
 
-    /// The scalar reference for `utf8_run`: what the reference decoder
-    /// makes of the prefix the kernel consumed.
-    fn check_utf8_run<const MAX: u32>(src: &[u8]) {
+    /// The scalar reference for a kernel: what the reference decoder makes
+    /// of the prefix the kernel consumed, and a character boundary where it
+    /// stopped.
+    fn check_kernel<const MAX: u32>(name: &str, kernel: Kernel, whole: Option<usize>, src: &[u8]) {
         let mut dst = vec![0u8; src.len()];
-        let (read, written) = utf8_run::<MAX>(src, &mut dst);
-        assert!(read <= src.len());
+        let (read, written) = kernel(src, &mut dst);
+        assert!(read <= src.len() && written <= read, "{name}");
         let target = if MAX == 0xFF {
             crate::decode::TargetEncoding::Iso8859_1
         } else {
@@ -1563,23 +1781,106 @@ mod tests {
         };
         let mut expected = Vec::new();
         crate::decode::xml_utf8_decode_reference_into(&src[..read], target, &mut expected);
-        assert_eq!(dst[..written], expected[..], "{src:02X?}");
+        assert_eq!(dst[..written], expected[..], "{name} on {src:02X?}");
         // It stops at a character boundary: decoding the rest from there
         // gives what decoding everything gives.
-        let mut whole = Vec::new();
-        crate::decode::xml_utf8_decode_reference_into(src, target, &mut whole);
+        let mut all = Vec::new();
+        crate::decode::xml_utf8_decode_reference_into(src, target, &mut all);
         let mut rest = Vec::new();
         crate::decode::xml_utf8_decode_reference_into(&src[read..], target, &mut rest);
         assert_eq!(
             [&expected[..], &rest[..]].concat(),
-            whole,
-            "{src:02X?} split at {read}"
+            all,
+            "{name} on {src:02X?} split at {read}"
         );
-        // Well-formed text is taken whole, up to the last step (by the
-        // SSSE3 kernel; the fallback stops at the first non-ASCII byte).
-        if ssse3() && std::str::from_utf8(src).is_ok() {
-            assert!(src.len() - read < STEP, "{src:02X?} stopped at {read}");
+        // Well-formed text is taken whole, up to the last step (the scalar
+        // fallback stops at the first non-ASCII byte).
+        if let Some(left) = whole
+            && std::str::from_utf8(src).is_ok()
+        {
+            assert!(
+                src.len() - read < left,
+                "{name} on {src:02X?} stopped at {read}"
+            );
         }
+    }
+
+    fn check_utf8_run<const MAX: u32>(src: &[u8]) {
+        for (name, kernel, whole) in kernels::<MAX>() {
+            check_kernel::<MAX>(name, kernel, whole, src);
+        }
+    }
+
+    /// Byte pairs, and three- and four-byte sequences from a lead byte from
+    /// E0 or F0 on, placed at `lanes`, after each of `before`: where a
+    /// 64-byte window ends, characters cut there are checked and written by
+    /// the next. With `full`, every pair and every second byte; otherwise
+    /// the bytes at the edges of the byte classes (later bytes always at
+    /// those edges).
+    fn window_edges(lanes: &[usize], before: &[&[u8]], full: bool) {
+        let mut src = Vec::with_capacity(160);
+        let mut check = |piece: &[u8]| {
+            for &lane in lanes {
+                for before in before {
+                    src.clear();
+                    src.resize(lane.saturating_sub(before.len()), b'a');
+                    src.extend_from_slice(before);
+                    src.extend_from_slice(piece);
+                    src.resize(150, b'b');
+                    check_utf8_run::<0xFF>(&src);
+                    check_utf8_run::<0x7F>(&src);
+                }
+            }
+        };
+        let edges = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xC3, 0xC4,
+            0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
+        ];
+        let bytes: Vec<u8> = if full {
+            (0..=0xFF).collect()
+        } else {
+            edges.to_vec()
+        };
+        for &first in &bytes {
+            for second in 0..=0xFFu8 {
+                check(&[first, second]);
+            }
+        }
+        let trails = [0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF0];
+        for lead in 0xE0..=0xFFu8 {
+            for &second in &bytes {
+                for third in trails {
+                    check(&[lead, second, third]);
+                }
+            }
+        }
+        // Four-byte leads with their fourth byte at the same edges.
+        for lead in 0xF0..=0xFFu8 {
+            for &second in &bytes {
+                for third in [0x41, 0x80, 0xBF, 0xC0] {
+                    for fourth in trails {
+                        check(&[lead, second, third, fourth]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_match_the_reference_at_window_edges() {
+        let lanes: &[usize] = if cfg!(miri) { &[63] } else { &[61, 62, 63, 64] };
+        window_edges(lanes, &[b"a"], false);
+    }
+
+    /// `cargo test --release --lib -- --ignored` (`.ci/run` does).
+    #[test]
+    #[ignore = "about ten million kernel calls: run in release"]
+    fn kernels_match_the_reference_at_window_edges_on_every_pair() {
+        window_edges(
+            &[0, 1, 60, 61, 62, 63, 64, 65, 127],
+            &[b"a", b"\xC3\xA9", b"\xE2\x82\xAC"],
+            true,
+        );
     }
 
     #[test]
