@@ -162,6 +162,17 @@ proptest! {
                     stream.decode(&[], true, &mut out);
                 }
                 prop_assert_eq!(&out, &whole, "block {} (data in the last block)", block);
+                // Into one reused buffer, never cleared, of the least size.
+                let mut stream = StreamDecoder::new(target);
+                let mut buffer = vec![0xAA; StreamDecoder::max_output(block)];
+                let mut out = Vec::new();
+                for piece in src.chunks(block) {
+                    let n = stream.decode_to_slice(piece, false, &mut buffer);
+                    out.extend_from_slice(&buffer[..n]);
+                }
+                let n = stream.decode_to_slice(&[], true, &mut buffer);
+                out.extend_from_slice(&buffer[..n]);
+                prop_assert_eq!(&out, &whole, "block {} (into a slice)", block);
             }
         }
     }

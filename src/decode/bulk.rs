@@ -107,9 +107,25 @@ pub(super) fn decode_until(
     target: TargetEncoding,
     out: &mut Vec<u8>,
 ) -> usize {
+    let start = out.len();
+    // One byte out per character in: the output never outgrows the input.
+    out.resize(start + src.len(), 0);
+    let (reached, written) = decode_until_into(src, limit, target, &mut out[start..]);
+    out.truncate(start + written);
+    reached
+}
+
+/// [`decode_until`] into the start of `dst`, which must be at least as long
+/// as `src`; returns where decoding stopped and the bytes written.
+pub(super) fn decode_until_into(
+    src: &[u8],
+    limit: usize,
+    target: TargetEncoding,
+    dst: &mut [u8],
+) -> (usize, usize) {
     match target {
-        TargetEncoding::Iso8859_1 => decode_until_max::<0xFF>(src, limit, out),
-        TargetEncoding::UsAscii => decode_until_max::<0x7F>(src, limit, out),
+        TargetEncoding::Iso8859_1 => decode_until_max::<0xFF>(src, limit, dst),
+        TargetEncoding::UsAscii => decode_until_max::<0x7F>(src, limit, dst),
         TargetEncoding::Utf8 => unreachable!("UTF-8 is copied, not decoded"),
     }
 }
@@ -164,11 +180,8 @@ fn narrow<const MAX: u32>(code_point: u32) -> u8 {
 
 /// [`decode_until`] for a target that holds the code points `0..=MAX`.
 #[inline(always)]
-fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, out: &mut Vec<u8>) -> usize {
-    let start = out.len();
-    // One byte out per character in: the output never outgrows the input.
-    out.resize(start + src.len(), 0);
-    let dst = &mut out[start..];
+fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, dst: &mut [u8]) -> (usize, usize) {
+    let dst = &mut dst[..src.len()];
     let (mut i, mut o) = (0, 0);
     'runs: while i < limit {
         if src.len() - i >= STEP {
@@ -204,8 +217,7 @@ fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, out: &mut Vec<u8>)
             }
         }
     }
-    out.truncate(start + o);
-    i
+    (i, o)
 }
 
 /// PHP's `utf8_encode()`: ISO-8859-1 bytes to UTF-8, appending to `out`.

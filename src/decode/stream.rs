@@ -1,7 +1,7 @@
 //! Conversion of input that arrives in blocks.
 
 use super::TargetEncoding;
-use super::bulk::decode_until;
+use super::bulk::decode_until_into;
 
 /// The most bytes the decoder reads for one character.
 const MAX_WIDTH: usize = 4;
@@ -49,11 +49,54 @@ impl StreamDecoder {
     /// Converts the next `block`, appending to `out`. Pass `last = true`
     /// with the final block (which may be empty) to flush what is held back.
     pub fn decode(&mut self, block: &[u8], last: bool, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.resize(start + Self::max_output(block.len()), 0);
+        let written = self.decode_to_slice(block, last, &mut out[start..]);
+        out.truncate(start + written);
+    }
+
+    /// The most bytes one call with a block of `block_len` bytes can
+    /// write: one per byte of the block and per byte held back.
+    #[must_use]
+    pub const fn max_output(block_len: usize) -> usize {
+        block_len + MAX_WIDTH - 1
+    }
+
+    /// Converts the next `block` into the start of `dst` and returns the
+    /// number of bytes written; otherwise as [`decode`](Self::decode).
+    ///
+    /// For callers that reuse one output buffer: nothing is allocated and
+    /// `dst` is not cleared first.
+    ///
+    /// # Panics
+    ///
+    /// If `dst` is shorter than [`max_output(block.len())`](Self::max_output).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use phpxml::decode::{StreamDecoder, TargetEncoding};
+    ///
+    /// let mut stream = StreamDecoder::new(TargetEncoding::Iso8859_1);
+    /// let mut buffer = [0u8; 16];
+    /// let mut out = Vec::new();
+    /// for (block, last) in [(&b"caf\xC3"[..], false), (b"\xA9 ok", true)] {
+    ///     let n = stream.decode_to_slice(block, last, &mut buffer);
+    ///     out.extend_from_slice(&buffer[..n]);
+    /// }
+    /// assert_eq!(out, b"caf\xE9 ok");
+    /// ```
+    pub fn decode_to_slice(&mut self, block: &[u8], last: bool, dst: &mut [u8]) -> usize {
+        assert!(
+            dst.len() >= Self::max_output(block.len()),
+            "the output slice is shorter than max_output(block.len())"
+        );
         if self.target == TargetEncoding::Utf8 {
-            out.extend_from_slice(block);
-            return;
+            dst[..block.len()].copy_from_slice(block);
+            return block.len();
         }
         let mut block = block;
+        let mut written = 0;
         if self.pending_len > 0 {
             // Join the held-back bytes with the start of the block, enough
             // for every character that starts in the held-back part.
@@ -69,14 +112,15 @@ impl StreamDecoder {
             } else {
                 held.min(joined.len().saturating_sub(MAX_WIDTH - 1))
             };
-            let reached = decode_until(joined, limit, self.target, out);
+            let (reached, n) = decode_until_into(joined, limit, self.target, dst);
+            written = n;
             if reached >= held {
                 block = &block[reached - held..];
                 self.pending_len = 0;
             } else {
                 // The block was too short to finish anything held back.
                 self.hold(&joined[reached..]);
-                return;
+                return written;
             }
         }
         let limit = if last {
@@ -84,8 +128,9 @@ impl StreamDecoder {
         } else {
             block.len().saturating_sub(MAX_WIDTH - 1)
         };
-        let reached = decode_until(block, limit, self.target, out);
+        let (reached, n) = decode_until_into(block, limit, self.target, &mut dst[written..]);
         self.hold(&block[reached..]);
+        written + n
     }
 
     fn hold(&mut self, bytes: &[u8]) {

@@ -20,14 +20,13 @@ fn open(file: Option<&str>) -> Result<Box<dyn Read>, Failure> {
     }
 }
 
-/// Feeds `input` block by block to `convert(block, last, out)` and writes
-/// what it appends to standard output.
+/// Feeds `input` block by block to `convert(block, last, output)`, which
+/// writes the conversion of each block to standard output.
 fn pump(
     mut input: Box<dyn Read>,
-    mut convert: impl FnMut(&[u8], bool, &mut Vec<u8>),
+    mut convert: impl FnMut(&[u8], bool, &mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut block = vec![0u8; BLOCK];
-    let mut out = Vec::with_capacity(2 * BLOCK);
     let stdout = io::stdout();
     let mut stdout = stdout.lock();
     let write_err = |e: io::Error| Failure::Io(format!("cannot write output: {e}"));
@@ -37,9 +36,7 @@ fn pump(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Io(format!("cannot read input: {e}"))),
         };
-        out.clear();
-        convert(&block[..n], n == 0, &mut out);
-        stdout.write_all(&out).map_err(write_err)?;
+        convert(&block[..n], n == 0, &mut stdout).map_err(write_err)?;
         if n == 0 {
             return stdout.flush().map_err(write_err);
         }
@@ -67,8 +64,11 @@ pub fn decode(args: &[String]) -> Result<(), Failure> {
     }
     let target = target.ok_or_else(|| Failure::Usage("decode needs --to ENC".to_owned()))?;
     let mut stream = StreamDecoder::new(target);
-    pump(open(file)?, |block, last, out| {
-        stream.decode(block, last, out);
+    // One output buffer for every block, never cleared.
+    let mut out = vec![0u8; StreamDecoder::max_output(BLOCK)];
+    pump(open(file)?, |block, last, output| {
+        let n = stream.decode_to_slice(block, last, &mut out);
+        output.write_all(&out[..n])
     })
 }
 
@@ -78,7 +78,12 @@ pub fn encode(args: &[String]) -> Result<(), Failure> {
     for arg in args {
         set_file(&mut file, arg)?;
     }
-    pump(open(file)?, |block, _, out| utf8_encode_into(block, out))
+    let mut out = Vec::with_capacity(2 * BLOCK);
+    pump(open(file)?, |block, _, output| {
+        out.clear();
+        utf8_encode_into(block, &mut out);
+        output.write_all(&out)
+    })
 }
 
 fn set_file<'a>(file: &mut Option<&'a str>, arg: &'a str) -> Result<(), Failure> {
