@@ -305,6 +305,23 @@ mod x86 {
         lanes
     };
 
+    /// A 16-entry nibble table spread over 64 entries, for `vpermb`
+    /// (which reads the low six bits of each index): indexed by a byte
+    /// shifted right by two (`high`) or by the byte itself.
+    const fn spread(table: &[u8; 16], high: bool) -> [u8; 64] {
+        let mut wide = [0u8; 64];
+        let mut j = 0;
+        while j < 64 {
+            wide[j] = table[if high { j >> 2 } else { j & 15 }];
+            j += 1;
+        }
+        wide
+    }
+
+    static UTF8_BYTE_1_HIGH_64: [u8; 64] = spread(&super::UTF8_BYTE_1_HIGH, true);
+    static UTF8_BYTE_1_LOW_64: [u8; 64] = spread(&super::UTF8_BYTE_1_LOW, false);
+    static UTF8_BYTE_2_HIGH_64: [u8; 64] = spread(&super::UTF8_BYTE_2_HIGH, true);
+
     /// The AVX-512 kernel of [`super::utf8_run`], 64 bytes a step; `latin1`
     /// as in [`utf8_run_ssse3`].
     ///
@@ -343,27 +360,31 @@ mod x86 {
         if src.first().is_none_or(|&b| b & 0xC0 == 0x80) {
             return (0, 0);
         }
-        // `i`: the window; `done`: the end of the characters written so
-        // far (at most three bytes before `i`); `o`: the bytes written.
-        let (mut i, mut done, mut o) = (0usize, 0usize, 0usize);
-        let splat = |byte: u8| _mm512_set1_epi8(byte as i8);
-        let table = |t: &[u8; 16]| {
-            // SAFETY: the table is 16 bytes long.
-            _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+        // `i`: the window; `o`: the bytes written. The characters written
+        // so far end at the last bit of `ends` (a window's lanes) in the
+        // window at `base`, or at the start while `ends` is 0.
+        let (mut i, mut o) = (0usize, 0usize);
+        let (mut base, mut ends) = (0usize, 0u64);
+        let done = |base: usize, ends: u64| {
+            if ends == 0 {
+                0
+            } else {
+                base + W - ends.leading_zeros() as usize
+            }
         };
-        let (k1_hi, k1_lo, k2_hi) = (
-            table(&super::UTF8_BYTE_1_HIGH),
-            table(&super::UTF8_BYTE_1_LOW),
-            table(&super::UTF8_BYTE_2_HIGH),
-        );
-        let (nibble, question, low6, top, cont_bits) = (
-            splat(0x0F),
-            splat(b'?'),
-            splat(0x3F),
-            splat(0x80),
-            splat(0xC0),
-        );
-        let high_nibble = |x: __m512i| _mm512_and_si512(_mm512_srli_epi16(x, 4), nibble);
+        let splat = |byte: u8| _mm512_set1_epi8(byte as i8);
+        // SAFETY: the tables are 64 bytes long.
+        let (k1_hi, k1_lo, k2_hi) = unsafe {
+            (
+                _mm512_loadu_si512(UTF8_BYTE_1_HIGH_64.as_ptr().cast()),
+                _mm512_loadu_si512(UTF8_BYTE_1_LOW_64.as_ptr().cast()),
+                _mm512_loadu_si512(UTF8_BYTE_2_HIGH_64.as_ptr().cast()),
+            )
+        };
+        let (question, top, top_two) = (splat(b'?'), splat(0x80), splat(0xC0));
+        // Each byte's top six bits in its low six (`vpermb` ignores the
+        // two bits the 16-bit shift brings in from the neighbour).
+        let top6 = |x: __m512i| _mm512_srli_epi16(x, 2);
         // The loads at `i + 1` read one byte past the window.
         while src.len() - i > W {
             let at = src.as_ptr().wrapping_add(i);
@@ -376,14 +397,14 @@ mod x86 {
                 )
             };
             let high = _mm512_movepi8_mask(v);
-            if _mm512_movepi8_mask(_mm512_or_si512(v, next)) == 0 {
+            if high == 0 && src[i + W] < 0x80 {
                 // ASCII up to and with the byte after the window. (No
                 // character is cut before it: the window before checked
                 // that byte `i` is not ASCII then.)
                 // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
                 unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(o).cast(), v) };
+                (base, ends) = (i, 1 << 63);
                 i += W;
-                done = i;
                 o += W;
                 continue;
             }
@@ -410,51 +431,57 @@ mod x86 {
             // Bit k: the check of byte `i + k + 1` against the three before.
             let (p1, p2, p3) = (v, back1, back2);
             let special = _mm512_ternarylogic_epi32::<0x80>(
-                _mm512_shuffle_epi8(k1_hi, high_nibble(p1)),
-                _mm512_shuffle_epi8(k1_lo, _mm512_and_si512(p1, nibble)),
-                _mm512_shuffle_epi8(k2_hi, high_nibble(next)),
+                _mm512_permutexvar_epi8(top6(p1), k1_hi),
+                _mm512_permutexvar_epi8(p1, k1_lo),
+                _mm512_permutexvar_epi8(top6(next), k2_hi),
             );
-            let must23 =
-                _mm512_cmpge_epu8_mask(p2, splat(0xE0)) | _mm512_cmpge_epu8_mask(p3, splat(0xF0));
-            let flagged = _mm512_xor_si512(special, _mm512_maskz_mov_epi8(must23, top));
-            let errors = _mm512_test_epi8_mask(flagged, flagged);
-            let ends = !_mm512_cmpeq_epi8_mask(_mm512_and_si512(next, cont_bits), top);
+            // The third and fourth bytes of three- and four-byte
+            // characters: bit 7 set where a continuation must follow
+            // (0xE0.. and 0xF0.. reach 0x80 after the saturating
+            // subtraction; 0xA8 is `(a | b) & c`), to match bit 7 of
+            // `special` (TWO_CONTS).
+            let must23 = _mm512_ternarylogic_epi32::<0xA8>(
+                _mm512_subs_epu8(p2, splat(0xE0 - 0x80)),
+                _mm512_subs_epu8(p3, splat(0xF0 - 0x80)),
+                top,
+            );
+            let errors = _mm512_cmpneq_epi8_mask(special, must23);
+            // Continuation bytes are below 0xC0 as signed bytes.
+            let last = !_mm512_cmplt_epi8_mask(next, top_two);
             // With an error at bit e, the characters that end before lane e
-            // passed every check.
-            let ends = if errors == 0 {
-                ends
+            // passed every check. (Without errors some lane is a
+            // character's last: no more than three continuations follow
+            // each other.)
+            let last = if errors == 0 {
+                last
             } else {
-                ends & errors.wrapping_sub(1) & !errors
+                last & errors.wrapping_sub(1) & !errors
             };
             let value = if latin1 {
-                // The second byte of C2 xx or C3 xx: 0x80 or 0xC0 (bit 0 of
-                // the lead moved to bit 6) with its own low six bits.
-                let code = _mm512_ternarylogic_epi32::<0xF8>(
-                    _mm512_and_si512(_mm512_slli_epi16(back1, 6), splat(0x40)),
-                    v,
-                    low6,
-                );
-                let code = _mm512_or_si512(code, top);
-                let fits =
-                    _mm512_cmpeq_epi8_mask(_mm512_and_si512(back1, splat(0xFE)), splat(0xC2));
+                // The second byte of C2 xx or C3 xx: the lead's low two
+                // bits (10 or 11) shifted to the top, then its own low six.
+                let code =
+                    _mm512_ternarylogic_epi32::<0xCA>(top_two, _mm512_slli_epi16(back1, 6), v);
+                let fits = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(back1, splat(0xC2)), splat(2));
                 _mm512_mask_blend_epi8(fits, question, code)
             } else {
                 question
             };
-            let value = _mm512_mask_blend_epi8(!high, value, v);
-            let packed = _mm512_maskz_compress_epi8(ends, value);
+            let value = _mm512_mask_blend_epi8(high, v, value);
+            let packed = _mm512_maskz_compress_epi8(last, value);
             // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
             unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(o).cast(), packed) };
-            o += ends.count_ones() as usize;
-            if ends != 0 {
-                done = i + W - ends.leading_zeros() as usize;
-            }
+            o += last.count_ones() as usize;
             if errors != 0 {
-                return (done, o);
+                if last != 0 {
+                    (base, ends) = (i, last);
+                }
+                return (done(base, ends), o);
             }
+            (base, ends) = (i, last);
             i += W;
         }
-        (done, o)
+        (done(base, ends), o)
     }
 
     /// The AVX2 kernel of [`super::json_escape_run`].
