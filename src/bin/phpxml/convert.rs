@@ -27,8 +27,7 @@ fn pump(
     mut convert: impl FnMut(&[u8], bool, &mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut block = vec![0u8; BLOCK];
-    let stdout = io::stdout();
-    let mut stdout = stdout.lock();
+    let mut stdout = unbuffered_stdout();
     let write_err = |e: io::Error| Failure::Io(format!("cannot write output: {e}"));
     loop {
         let n = match input.read(&mut block) {
@@ -36,11 +35,25 @@ fn pump(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Io(format!("cannot read input: {e}"))),
         };
-        convert(&block[..n], n == 0, &mut stdout).map_err(write_err)?;
+        convert(&block[..n], n == 0, &mut *stdout).map_err(write_err)?;
         if n == 0 {
             return stdout.flush().map_err(write_err);
         }
     }
+}
+
+/// Standard output for writes of whole converted blocks. On Unix a
+/// duplicate of its descriptor: `io::Stdout` is line-buffered and scans
+/// every write for its last newline, a pass over all the output.
+fn unbuffered_stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(File::from(fd));
+        }
+    }
+    Box::new(io::stdout().lock())
 }
 
 /// `decode --to ENC [FILE]`.
