@@ -257,7 +257,8 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 //! # Minimum Rust version
 //!
 //! 1.89, as `rust-version` in Cargo.toml says (the AVX-512 intrinsics of
-//! the JSON escaper's kernel; edition 2024 and let chains need 1.88).
+//! the decoder's and the JSON escaper's kernels; edition 2024 and let
+//! chains need 1.88).
 
 #![deny(missing_docs)]
 // Clippy's pedantic group is on for every target, with its crate-wide
