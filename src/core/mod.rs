@@ -368,6 +368,11 @@ impl Core {
     ) -> bool {
         self.installed = installed;
         let ret = self.parse_chunk(sink, chunk, is_final);
+        if is_final {
+            // The stack of a deep document is not needed past its end
+            // (the caller may go on to build large results).
+            self.names.shrink_to(self.names.len().max(64));
+        }
         self.idle = self.idle_mode();
         ret == 0 && self.last_level <= Level::Warning
     }
