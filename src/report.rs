@@ -24,6 +24,7 @@ use crate::php::{
     Entry, EntryType, Error, Handler, HandlerSet, Key, OptionValue, Parser, Struct, XmlOption,
     error_string,
 };
+use crate::php::{EntryRef, KeyRef, StructData};
 
 /// Which reference script to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -426,14 +427,14 @@ fn json_output(
 
 fn struct_output(invocation: &Invocation, data: &[u8], results: Results) -> Result<Vec<u8>, Error> {
     let mut parser = invocation.make_parser()?;
-    let result = parser.parse_into_struct(data);
+    let result = parser.parse_into_struct_data(data);
     let capacity = if invocation.quiet {
         256
     } else {
         data.len() * 4 + 256
     };
     let mut out = Vec::with_capacity(capacity);
-    write_struct(&result, &parser, invocation.quiet, &mut out);
+    write_struct_data(&result, &parser, invocation.quiet, &mut out);
     if results == Results::Leak {
         std::mem::forget(result);
         std::mem::forget(parser);
@@ -581,12 +582,36 @@ pub fn write_result_line(parser: &Parser, out: &mut Vec<u8>) {
 /// assert_eq!(out, b"ok 1\nresult 0 1 5 4 \"No error\"\n");
 /// ```
 pub fn write_struct(result: &Struct, parser: &Parser, quiet: bool, out: &mut Vec<u8>) {
-    out.extend_from_slice(if result.ok { b"ok 1\n" } else { b"ok 0\n" });
-    if !quiet {
+    write_arrays(
+        result.ok,
+        (!quiet).then(|| (result.values.iter().map(EntryRef::from), &result.index[..])),
+        parser,
+        out,
+    );
+}
+
+/// [`write_struct`] for the packed arrays.
+fn write_struct_data(result: &StructData, parser: &Parser, quiet: bool, out: &mut Vec<u8>) {
+    write_arrays(
+        result.ok,
+        (!quiet).then(|| (result.values(), result.index())),
+        parser,
+        out,
+    );
+}
+
+fn write_arrays<'a>(
+    ok: bool,
+    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, &[(Vec<u8>, Vec<i64>)])>,
+    parser: &Parser,
+    out: &mut Vec<u8>,
+) {
+    out.extend_from_slice(if ok { b"ok 1\n" } else { b"ok 0\n" });
+    if let Some((values, index)) = arrays {
         out.extend_from_slice(b"values ");
-        var_export_values(&result.values, out);
+        export_values(values, out);
         out.extend_from_slice(b"\nindex ");
-        var_export_index(&result.index, out);
+        var_export_index(index, out);
         out.push(b'\n');
     }
     write_result_line(parser, out);
@@ -682,10 +707,10 @@ pub fn var_export_int(v: i64, out: &mut Vec<u8>) {
     }
 }
 
-fn export_key(key: &Key, out: &mut Vec<u8>) {
+fn export_key(key: KeyRef<'_>, out: &mut Vec<u8>) {
     match key {
-        Key::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
-        Key::Str(s) => var_export_string(s, out),
+        KeyRef::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        KeyRef::Str(s) => var_export_string(s, out),
     }
 }
 
@@ -724,20 +749,20 @@ fn int_element(depth: usize, name: &str, value: i64, out: &mut Vec<u8>) {
     out.extend_from_slice(b",\n");
 }
 
-fn export_entry(entry: &Entry, out: &mut Vec<u8>) {
+fn export_entry(entry: EntryRef<'_>, out: &mut Vec<u8>) {
     let d = 2;
-    string_element(d, "tag", &entry.tag, out);
+    string_element(d, "tag", entry.tag, out);
     if entry.kind == EntryType::Cdata
-        && let Some(value) = &entry.value
+        && let Some(value) = entry.value
     {
         string_element(d, "value", value, out);
     }
     string_element(d, "type", entry.kind.as_str().as_bytes(), out);
     int_element(d, "level", entry.level, out);
-    if let Some(attributes) = &entry.attributes {
+    if entry.attributes.is_some() {
         element_key(d, |o| var_export_string(b"attributes", o), out);
         open_nested(d, out);
-        for (key, value) in attributes {
+        for (key, value) in entry.attributes.iter() {
             element_key(d + 1, |o| export_key(key, o), out);
             var_export_string(value, out);
             out.extend_from_slice(b",\n");
@@ -745,7 +770,7 @@ fn export_entry(entry: &Entry, out: &mut Vec<u8>) {
         close_nested(d, out);
     }
     if entry.kind != EntryType::Cdata
-        && let Some(value) = &entry.value
+        && let Some(value) = entry.value
     {
         string_element(d, "value", value, out);
     }
@@ -753,8 +778,12 @@ fn export_entry(entry: &Entry, out: &mut Vec<u8>) {
 
 /// `var_export($values, true)`.
 pub fn var_export_values(values: &[Entry], out: &mut Vec<u8>) {
+    export_values(values.iter().map(EntryRef::from), out);
+}
+
+fn export_values<'a>(values: impl Iterator<Item = EntryRef<'a>>, out: &mut Vec<u8>) {
     out.extend_from_slice(b"array (\n");
-    for (i, entry) in values.iter().enumerate() {
+    for (i, entry) in values.enumerate() {
         element_key(1, |o| o.extend_from_slice(i.to_string().as_bytes()), out);
         open_nested(1, out);
         export_entry(entry, out);

@@ -9,7 +9,7 @@ use crate::php::array::{Key, key_class, key_from, key_is};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
-use crate::php::structure::{Builder, Struct, skip_tagstart};
+use crate::php::structure::{Builder, MANY_ATTRIBUTES, Struct, StructData, skip_tagstart};
 use crate::sax::{Attribute, Installed, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
@@ -415,9 +415,21 @@ impl Parser {
     ) -> Struct {
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin();
+        builder.begin(data);
         let ok = self.run(handler, Some(&mut builder), data, true);
         let result = builder.finish(ok);
+        self.builder = builder;
+        result
+    }
+
+    /// [`parse_into_struct`](Self::parse_into_struct) giving the arrays
+    /// packed (what the `phpxml` command prints from).
+    pub(crate) fn parse_into_struct_data(&mut self, data: &[u8]) -> StructData {
+        self.struct_installed = true;
+        let mut builder = std::mem::take(&mut self.builder);
+        builder.begin(data);
+        let ok = self.run(&mut (), Some(&mut builder), data, true);
+        let result = builder.finish_data(ok);
         self.builder = builder;
         result
     }
@@ -480,7 +492,7 @@ impl Parser {
         }
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin();
+        builder.begin(&[]);
         self.drive(handler, Some(&mut builder), |_, adapter, _| {
             events(adapter);
             true
@@ -598,6 +610,11 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// into a cleared `out`.
     fn decode_tag_into(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         out.clear();
+        self.decode_tag_append(raw, out);
+    }
+
+    /// `_xml_decode_tag()`, appending to `out`.
+    fn decode_tag_append(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         if !self.options.empty_separator
             && (self.options.target == TargetEncoding::Utf8 || raw.is_ascii())
         {
@@ -610,6 +627,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             }
             return;
         }
+        let start = out.len();
         if self.options.empty_separator && raw.contains(&0) {
             let scratch = &mut self.buffers.scratch;
             scratch.clear();
@@ -619,7 +637,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             decode_into(raw, self.options.target, out);
         }
         if self.options.case_folding != 0 {
-            out.make_ascii_uppercase();
+            out[start..].make_ascii_uppercase();
         }
     }
 
@@ -707,22 +725,37 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
         let tag = self.decode_tag(name);
         let skip = self.options.skip();
-        let mut array = std::mem::take(&mut self.buffers.attributes);
-        let filled = self.set.element.then(|| {
+        let mut filled = None;
+        if self.set.element {
+            let mut array = std::mem::take(&mut self.buffers.attributes);
             let len = self.attribute_array(attributes, &mut array);
             self.handler
                 .start_element(skip_tagstart(&tag, skip), &array[..len]);
-            len
-        });
+            self.buffers.attributes = array;
+            filled = Some(len);
+        }
         if let Some(builder) = self.builder.take() {
-            builder.start(&tag, skip, || {
-                let len = filled.unwrap_or_else(|| self.attribute_array(attributes, &mut array));
-                array.truncate(len);
-                std::mem::take(&mut array)
-            });
+            if builder.start(&tag, skip) {
+                if let Some(len) = filled {
+                    // the handler's array, already decoded and merged
+                    for (key, value) in &self.buffers.attributes[..len] {
+                        builder.attribute(
+                            |out| out.extend_from_slice(&key.to_bytes()),
+                            |out| out.extend_from_slice(value),
+                        );
+                    }
+                } else {
+                    let target = self.options.target;
+                    for &(name, value) in attributes {
+                        builder.attribute(
+                            |out| self.decode_tag_append(name, out),
+                            |out| decode_into(value, target, out),
+                        );
+                    }
+                }
+            }
             self.builder = Some(builder);
         }
-        self.buffers.attributes = array;
         self.buffers.name = tag;
     }
 
@@ -851,6 +884,3 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
     }
 }
-
-/// From this many attributes on, their keys are found through a hash map.
-const MANY_ATTRIBUTES: usize = 16;
