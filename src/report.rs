@@ -360,14 +360,15 @@ fn run_with(
             out.write_all(&printed).map_err(write_error)?;
             return thrown.map_err(RunError::Json);
         }
-        let result = match invocation.command {
-            Command::Struct => struct_output(invocation, &data, results).map_err(RunError::Php),
-            _ => run_bytes(invocation, &data),
-        };
-        if results == Results::Leak {
-            std::mem::forget(data);
+        if matches!(invocation.command, Command::Struct) {
+            struct_output(invocation, data, results).map_err(RunError::Php)?
+        } else {
+            let result = run_bytes(invocation, &data);
+            if results == Results::Leak {
+                std::mem::forget(data);
+            }
+            result?
         }
-        result?
     };
     out.write_all(&result).map_err(write_error)
 }
@@ -386,7 +387,7 @@ fn write_error(e: io::Error) -> RunError {
 /// PHP printed before is lost here; [`run_to`] writes it).
 pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, RunError> {
     match (invocation.command, invocation.chunk) {
-        (Command::Struct, _) => Ok(struct_output(invocation, data, Results::Free)?),
+        (Command::Struct, _) => Ok(struct_output(invocation, data.to_vec(), Results::Free)?),
         (Command::Json, _) => {
             let mut out = Vec::new();
             json_output(invocation, data, &mut out)?.map_err(RunError::Json)?;
@@ -425,14 +426,19 @@ fn json_output(
     Ok(write_struct_json(&result, invocation.json_flags, out))
 }
 
-fn struct_output(invocation: &Invocation, data: &[u8], results: Results) -> Result<Vec<u8>, Error> {
+/// `struct.php` on `data`, which the parser takes as its input buffer.
+fn struct_output(
+    invocation: &Invocation,
+    data: Vec<u8>,
+    results: Results,
+) -> Result<Vec<u8>, Error> {
     let mut parser = invocation.make_parser()?;
-    let result = parser.parse_into_struct_data(data);
     let capacity = if invocation.quiet {
         256
     } else {
         data.len() * 4 + 256
     };
+    let result = parser.parse_into_struct_data(data);
     let mut out = Vec::with_capacity(capacity);
     write_struct_data(&result, &parser, invocation.quiet, &mut out);
     if results == Results::Leak {

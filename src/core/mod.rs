@@ -377,6 +377,30 @@ impl Core {
         ret == 0 && self.last_level <= Level::Warning
     }
 
+    /// [`parse`](Self::parse) of a final chunk the caller gives away: when
+    /// nothing is buffered and the input needs no conversion, the chunk
+    /// becomes the input buffer as it is, instead of being copied into it.
+    pub(crate) fn parse_final_owned(
+        &mut self,
+        sink: &mut impl Sax,
+        installed: Installed,
+        chunk: Vec<u8>,
+    ) -> bool {
+        if chunk.is_empty()
+            || !self.buf.is_empty()
+            || self.enc.mode != encoding::Mode::Utf8
+            || self.enc.has_pending()
+            || self.state == State::Eof
+            || (self.error_code != 0 && self.disable_sax)
+        {
+            return self.parse(sink, installed, &chunk, true);
+        }
+        // what `push_input` does with a chunk of UTF-8 on an empty buffer
+        self.buf = chunk;
+        self.lasts_append(0);
+        self.parse(sink, installed, &[], true)
+    }
+
     /// What [`idle_byte`](Self::idle_byte) may assume until the next
     /// `parse`: only a call of the push loop changes it.
     fn idle_mode(&self) -> Idle {

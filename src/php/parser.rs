@@ -422,13 +422,16 @@ impl Parser {
         result
     }
 
-    /// [`parse_into_struct`](Self::parse_into_struct) giving the arrays
-    /// packed (what the `phpxml` command prints from).
-    pub(crate) fn parse_into_struct_data(&mut self, data: &[u8]) -> StructData {
+    /// [`parse_into_struct`](Self::parse_into_struct) of a document the
+    /// parser may keep as its input buffer, giving the arrays packed (what
+    /// the `phpxml` command prints from).
+    pub(crate) fn parse_into_struct_data(&mut self, data: Vec<u8>) -> StructData {
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin(data);
-        let ok = self.run(&mut (), Some(&mut builder), data, true);
+        builder.begin(&data);
+        let ok = self.drive(&mut (), Some(&mut builder), |core, adapter, installed| {
+            core.parse_final_owned(adapter, installed, data)
+        });
         let result = builder.finish_data(ok);
         self.builder = builder;
         result
