@@ -283,6 +283,9 @@ pub(crate) struct Core {
     dtd_rescan: Option<(usize, u8)>,
     /// What one-byte feeding may skip (kept by `parse`).
     idle: Idle,
+    /// In [`Idle::Content`] with text pending: the buffer length below
+    /// which a byte other than `<` only waits (0 for none).
+    idle_until: usize,
     /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
     text_buf: Vec<u8>,
     /// Reused buffer of `xmlParseAttValueComplex`.
@@ -374,6 +377,7 @@ impl Core {
             self.names.shrink_to(self.names.len().max(64));
         }
         self.idle = self.idle_mode();
+        self.idle_until = self.content_idle_until();
         ret == 0 && self.last_level <= Level::Warning
     }
 
@@ -534,29 +538,16 @@ impl Core {
     #[inline]
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
         let len = self.buf.len();
-        if b == b'\r' || len >= 10_000_000 {
-            return None;
-        }
-        // check_transition, then content_waits, on the buffer with `b`
+        // check_transition, then content_waits, on the buffer with `b`:
+        // in text, fewer than two bytes pending, or a pending text short
+        // of BIG_BUFFER_SIZE that starts with neither `<` nor `&`, is not
+        // inside markup and gets no `<` (see `content_idle_until`)
         let waits = match self.idle {
             Idle::No => false,
             Idle::Markup => b != b'>',
-            Idle::Content => {
-                let avail = len + 1 - self.cur;
-                let c = if self.cur < len {
-                    self.buf[self.cur]
-                } else {
-                    b
-                };
-                avail < 2
-                    || (avail < input::BIG_BUFFER_SIZE
-                        && c != b'<'
-                        && c != b'&'
-                        && b != b'<'
-                        && self.last_lt.is_none_or(|l| self.cur > l))
-            }
+            Idle::Content => len == self.cur || (len < self.idle_until && b != b'<'),
         };
-        if !waits {
+        if !waits || b == b'\r' || len >= 10_000_000 {
             return None;
         }
         self.buf.push(b);
@@ -564,7 +555,25 @@ impl Core {
         if matches!(b, b'<' | b'>' | b'"' | b'\'') {
             self.lasts_append(len);
         }
+        if len == self.cur {
+            // the first byte of the text: what follows it depends on it
+            self.idle_until = self.content_idle_until();
+        }
         Some(self.last_level <= Level::Warning)
+    }
+
+    /// For [`idle_byte`](Self::idle_byte) in text: while the buffer is
+    /// shorter than this, a byte other than `<` leaves the text short of
+    /// `XML_PARSER_BIG_BUFFER_SIZE` (with itself) and the loop waiting.
+    /// 0 when no text is pending, or it starts with `<` or `&`, or a `<`
+    /// after the cursor is known.
+    fn content_idle_until(&self) -> usize {
+        match self.buf.get(self.cur) {
+            Some(&c) if c != b'<' && c != b'&' && self.last_lt.is_none_or(|l| self.cur > l) => {
+                self.cur + input::BIG_BUFFER_SIZE - 1
+            }
+            _ => 0,
+        }
     }
 
     /// `xmlParseChunk` for a few bytes of UTF-8 that are not the last

@@ -328,6 +328,7 @@ impl Parser {
     /// assert_eq!(text.0, [&b"caf"[..], "é".as_bytes()]); // the pieces PHP's handler gets
     /// # Ok::<(), phpxml::Error>(())
     /// ```
+    #[inline]
     pub fn parse<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
