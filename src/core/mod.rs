@@ -105,6 +105,18 @@ pub(crate) mod err {
     pub const EXTERNAL_ENTITY_HANDLING: i32 = 21;
 }
 
+/// The bytes [`Core::idle_byte`] looks at more closely: they end markup,
+/// start it, change the remembered `<`/`>` or are carriage returns.
+static IDLE_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// Which bytes [`Core::idle_byte`] may take without the push loop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Idle {
@@ -286,6 +298,11 @@ pub(crate) struct Core {
     /// In [`Idle::Content`] with text pending: the buffer length below
     /// which a byte other than `<` only waits (0 for none).
     idle_until: usize,
+    /// The buffer length below which any byte but `<`, `>`, a quote or a
+    /// carriage return is only appended (0 for none), and the result of
+    /// such a call.
+    idle_limit: usize,
+    idle_ok: bool,
     /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
     text_buf: Vec<u8>,
     /// Reused buffer of `xmlParseAttValueComplex`.
@@ -378,6 +395,8 @@ impl Core {
         }
         self.idle = self.idle_mode();
         self.idle_until = self.content_idle_until();
+        self.idle_ok = self.last_level <= Level::Warning;
+        self.idle_limit = self.idle_limit();
         ret == 0 && self.last_level <= Level::Warning
     }
 
@@ -537,6 +556,17 @@ impl Core {
     /// then; `None` (nothing done) when the byte needs the general path.
     #[inline]
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
+        if self.buf.len() < self.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
+            self.buf.push(b);
+            return Some(self.idle_ok);
+        }
+        self.idle_byte_special(b)
+    }
+
+    /// [`idle_byte`](Self::idle_byte) for the bytes that need a closer
+    /// look.
+    #[inline(never)]
+    fn idle_byte_special(&mut self, b: u8) -> Option<bool> {
         let len = self.buf.len();
         // check_transition, then content_waits, on the buffer with `b`:
         // in text, fewer than two bytes pending, or a pending text short
@@ -558,8 +588,21 @@ impl Core {
         if len == self.cur {
             // the first byte of the text: what follows it depends on it
             self.idle_until = self.content_idle_until();
+            self.idle_limit = self.idle_limit();
         }
-        Some(self.last_level <= Level::Warning)
+        Some(self.idle_ok)
+    }
+
+    /// The `idle_limit` field: in markup any such byte waits, in text
+    /// those that [`content_idle_until`](Self::content_idle_until) allows
+    /// once the text has begun.
+    fn idle_limit(&self) -> usize {
+        match self.idle {
+            Idle::No => 0,
+            Idle::Markup => 10_000_000,
+            Idle::Content if self.cur < self.buf.len() => self.idle_until.min(10_000_000),
+            Idle::Content => 0,
+        }
     }
 
     /// For [`idle_byte`](Self::idle_byte) in text: while the buffer is
