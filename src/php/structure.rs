@@ -148,6 +148,10 @@ pub(crate) struct Builder {
     /// key class seen (see [`key_class`]) and, for long lists, its keys.
     seen: u64,
     keys: HashMap<Vec<u8>, usize>,
+    /// The entry whose value, at the end of the byte buffer, the next
+    /// character data extends (set by `cdata`, cleared by anything else
+    /// that changes where text goes).
+    text_to: Option<usize>,
 }
 
 /// A range of [`StructData::bytes`].
@@ -457,6 +461,7 @@ impl Builder {
         self.level = 0;
         self.ltags_len = 0;
         self.ctag = None;
+        self.text_to = None;
     }
 
     /// The arrays built by this call.
@@ -472,6 +477,7 @@ impl Builder {
     /// that later text merges into (its tag is no longer needed).
     pub(crate) fn finish_data(&mut self, ok: bool) -> StructData {
         self.ctag = None;
+        self.text_to = None;
         let mut data = std::mem::take(&mut self.data);
         data.ok = ok;
         self.index_slots.clear();
@@ -516,6 +522,7 @@ impl Builder {
     /// `SKIP_TAGSTART` option. Returns whether an entry was made: its
     /// attributes are then given with [`attribute`](Self::attribute).
     pub(crate) fn start(&mut self, tag: &[u8], skip: usize) -> bool {
+        self.text_to = None;
         self.level += 1;
         if self.level > MAX_LEVEL {
             // PHP warns "Maximum depth exceeded - Results truncated" at 256.
@@ -624,6 +631,7 @@ impl Builder {
     /// PHP: past `MAX_LEVEL` the first end retypes the deepest recorded
     /// start as `complete`, the following ones add `close` entries.
     pub(crate) fn end(&mut self, tag: &[u8], skip: usize) {
+        self.text_to = None;
         if self.lastwasopen {
             if let Some(entry) = self.ctag.and_then(|i| self.data.entries.get_mut(i)) {
                 entry.set_tag_kind(entry.tag(), EntryType::Complete);
@@ -643,7 +651,22 @@ impl Builder {
     }
 
     /// Character data, already in the target encoding.
+    #[inline]
     pub(crate) fn cdata(&mut self, text: &[u8], skip: usize, skip_white: bool) {
+        // more text for the value the last text went to
+        if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
+            && entry.value_start.wrapping_add(entry.value_len) == self.data.bytes.len()
+        {
+            self.data.bytes.extend_from_slice(text);
+            entry.value_len += text.len();
+            return;
+        }
+        self.cdata_slow(text, skip, skip_white);
+    }
+
+    /// [`cdata`](Self::cdata) when the text goes somewhere new.
+    #[inline(never)]
+    fn cdata_slow(&mut self, text: &[u8], skip: usize, skip_white: bool) {
         let doprint = skip_white && text.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
         let data = &mut self.data;
         if self.lastwasopen {
@@ -655,7 +678,10 @@ impl Builder {
                 entry.set_value(Some(value));
             } else if doprint || !skip_white {
                 entry.set_value(Some(StructData::store(&mut data.bytes, text)));
+            } else {
+                return;
             }
+            self.text_to = self.ctag;
             return;
         }
         if let Some(entry) = data.entries.last_mut()
@@ -664,6 +690,7 @@ impl Builder {
         {
             StructData::append(&mut data.bytes, &mut value, text);
             entry.set_value(Some(value));
+            self.text_to = Some(data.entries.len() - 1);
             return;
         }
         if (1..=MAX_LEVEL).contains(&self.level) && (doprint || !skip_white) {
@@ -682,6 +709,7 @@ impl Builder {
                 Some(value),
             ));
             self.ltags[depth] = parent;
+            self.text_to = Some(self.data.entries.len() - 1);
         }
     }
 }
