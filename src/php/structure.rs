@@ -444,18 +444,24 @@ pub(crate) const MANY_ATTRIBUTES: usize = 16;
 impl Builder {
     /// The start of an `xml_parse_into_struct()` call on `input`: room
     /// is made for what it will hold (its strings come from it; an entry
-    /// takes at least one `<`, most two).
+    /// takes at least one `<`, an attribute one `=`), within bounds of the
+    /// input's size.
     pub(crate) fn begin(&mut self, input: &[u8]) {
         self.data.bytes.clear();
         self.data.entries.clear();
         self.data.attributes.clear();
         self.data.bytes.reserve(input.len());
         // counted in runs short enough for byte counters (vectorized)
-        let tags: usize = input
-            .chunks(255)
-            .map(|run| usize::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'<'))))
-            .sum();
-        self.data.entries.reserve(tags / 2 + 16);
+        let (tags, equals) = input.chunks(255).fold((0, 0), |(tags, equals), run| {
+            let (t, e) = run.iter().fold((0u8, 0u8), |(t, e), &b| {
+                (t + u8::from(b == b'<'), e + u8::from(b == b'='))
+            });
+            (tags + usize::from(t), equals + usize::from(e))
+        });
+        self.data.entries.reserve(tags.min(input.len() / 4) + 16);
+        self.data
+            .attributes
+            .reserve(equals.min(input.len() / 8) + 16);
         self.data.index.clear();
         self.index_slots.clear();
         self.level = 0;
