@@ -684,7 +684,10 @@ impl Core {
             } else {
                 &PLAIN_SQ_VALUE
             };
-            let run = plain_prefix(&self.buf[i..end], table, limit);
+            let run = self.buf[i..end]
+                .iter()
+                .position(|&b| !table[usize::from(b)])
+                .unwrap_or(end - i);
             i += run;
             col += run as u64;
             last = i;
