@@ -606,9 +606,12 @@ fn write_struct_data(result: &StructData, parser: &Parser, quiet: bool, out: &mu
     );
 }
 
+/// `$index`: tag names and their positions.
+type Index = [(Vec<u8>, Vec<i64>)];
+
 fn write_arrays<'a>(
     ok: bool,
-    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, &[(Vec<u8>, Vec<i64>)])>,
+    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, &Index)>,
     parser: &Parser,
     out: &mut Vec<u8>,
 ) {

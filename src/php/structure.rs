@@ -304,12 +304,21 @@ impl<'a> AttributesRef<'a> {
         !matches!(self, Self::None)
     }
 
+    /// How many.
+    pub(crate) fn len(self) -> usize {
+        match self {
+            Self::None => 0,
+            Self::Owned(a) => a.len(),
+            Self::Packed(a, _) => a.len(),
+        }
+    }
+
     /// The keys and values in order.
     pub(crate) fn iter(self) -> impl Iterator<Item = (KeyRef<'a>, &'a [u8])> {
-        let (owned, packed, bytes): (&[(Key, Vec<u8>)], &[PackedAttribute], &[u8]) = match self {
-            Self::None => (&[], &[], &[]),
-            Self::Owned(a) => (a, &[], &[]),
-            Self::Packed(a, bytes) => (&[], a, bytes),
+        let (owned, packed, bytes) = match self {
+            Self::None => (&[][..], &[][..], &[][..]),
+            Self::Owned(a) => (a, &[][..], &[][..]),
+            Self::Packed(a, bytes) => (&[][..], a, bytes),
         };
         owned
             .iter()
@@ -380,16 +389,15 @@ impl StructData {
                 kind: e.kind,
                 level: e.level,
                 attributes: e.attributes.is_some().then(|| {
-                    e.attributes
-                        .iter()
-                        .map(|(k, v)| {
-                            let key = match k {
-                                KeyRef::Int(i) => Key::Int(i),
-                                KeyRef::Str(s) => Key::Str(s.to_vec()),
-                            };
-                            (key, v.to_vec())
-                        })
-                        .collect()
+                    let mut list = Vec::with_capacity(e.attributes.len());
+                    list.extend(e.attributes.iter().map(|(k, v)| {
+                        let key = match k {
+                            KeyRef::Int(i) => Key::Int(i),
+                            KeyRef::Str(s) => Key::Str(s.to_vec()),
+                        };
+                        (key, v.to_vec())
+                    }));
+                    list
                 }),
                 value: e.value.map(<[u8]>::to_vec),
             })
