@@ -660,7 +660,13 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         // index their keys (PHP's arrays are hash tables): a search of the
         // earlier keys per attribute would be quadratic.
         let mut seen = 0u64;
-        let mut slots: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut slots: Option<HashMap<Vec<u8>, usize>> = None;
+        let index_keys = |keys: &[(Key, Vec<u8>)]| -> HashMap<Vec<u8>, usize> {
+            keys.iter()
+                .enumerate()
+                .map(|(slot, (k, _))| (k.to_bytes().into_owned(), slot))
+                .collect()
+        };
         for &(name, value) in attributes {
             if len == array.len() {
                 // a new slot, sized for what it will hold (a decoded name
@@ -682,21 +688,16 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             } else if len < MANY_ATTRIBUTES {
                 array[..len].iter().position(|(k, _)| key_is(k, &key))
             } else {
-                if slots.is_empty() {
-                    for (slot, (k, _)) in array[..len].iter().enumerate() {
-                        slots.insert(k.to_bytes().into_owned(), slot);
-                    }
-                }
-                slots.get(&key).copied()
+                slots
+                    .get_or_insert_with(|| index_keys(&array[..len]))
+                    .get(&key)
+                    .copied()
             };
             seen |= bit;
             if len >= MANY_ATTRIBUTES && earlier.is_none() {
-                if slots.is_empty() {
-                    for (slot, (k, _)) in array[..len].iter().enumerate() {
-                        slots.insert(k.to_bytes().into_owned(), slot);
-                    }
-                }
-                slots.insert(key.clone(), len);
+                slots
+                    .get_or_insert_with(|| index_keys(&array[..len]))
+                    .insert(key.clone(), len);
             }
             let slot = match earlier {
                 Some(slot) => {
