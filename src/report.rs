@@ -24,6 +24,7 @@ use crate::php::{
     Entry, EntryType, Error, Handler, HandlerSet, Key, OptionValue, Parser, Struct, XmlOption,
     error_string,
 };
+use crate::php::{EntryRef, KeyRef, StructData};
 
 /// Which reference script to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -359,14 +360,15 @@ fn run_with(
             out.write_all(&printed).map_err(write_error)?;
             return thrown.map_err(RunError::Json);
         }
-        let result = match invocation.command {
-            Command::Struct => struct_output(invocation, &data, results).map_err(RunError::Php),
-            _ => run_bytes(invocation, &data),
-        };
-        if results == Results::Leak {
-            std::mem::forget(data);
+        if matches!(invocation.command, Command::Struct) {
+            struct_output(invocation, data, results).map_err(RunError::Php)?
+        } else {
+            let result = run_bytes(invocation, &data);
+            if results == Results::Leak {
+                std::mem::forget(data);
+            }
+            result?
         }
-        result?
     };
     out.write_all(&result).map_err(write_error)
 }
@@ -385,7 +387,7 @@ fn write_error(e: io::Error) -> RunError {
 /// PHP printed before is lost here; [`run_to`] writes it).
 pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, RunError> {
     match (invocation.command, invocation.chunk) {
-        (Command::Struct, _) => Ok(struct_output(invocation, data, Results::Free)?),
+        (Command::Struct, _) => Ok(struct_output(invocation, data.to_vec(), Results::Free)?),
         (Command::Json, _) => {
             let mut out = Vec::new();
             json_output(invocation, data, &mut out)?.map_err(RunError::Json)?;
@@ -424,16 +426,21 @@ fn json_output(
     Ok(write_struct_json(&result, invocation.json_flags, out))
 }
 
-fn struct_output(invocation: &Invocation, data: &[u8], results: Results) -> Result<Vec<u8>, Error> {
+/// `struct.php` on `data`, which the parser takes as its input buffer.
+fn struct_output(
+    invocation: &Invocation,
+    data: Vec<u8>,
+    results: Results,
+) -> Result<Vec<u8>, Error> {
     let mut parser = invocation.make_parser()?;
-    let result = parser.parse_into_struct(data);
     let capacity = if invocation.quiet {
         256
     } else {
         data.len() * 4 + 256
     };
+    let result = parser.parse_into_struct_data(data);
     let mut out = Vec::with_capacity(capacity);
-    write_struct(&result, &parser, invocation.quiet, &mut out);
+    write_struct_data(&result, &parser, invocation.quiet, &mut out);
     if results == Results::Leak {
         std::mem::forget(result);
         std::mem::forget(parser);
@@ -581,12 +588,39 @@ pub fn write_result_line(parser: &Parser, out: &mut Vec<u8>) {
 /// assert_eq!(out, b"ok 1\nresult 0 1 5 4 \"No error\"\n");
 /// ```
 pub fn write_struct(result: &Struct, parser: &Parser, quiet: bool, out: &mut Vec<u8>) {
-    out.extend_from_slice(if result.ok { b"ok 1\n" } else { b"ok 0\n" });
-    if !quiet {
+    write_arrays(
+        result.ok,
+        (!quiet).then(|| (result.values.iter().map(EntryRef::from), &result.index[..])),
+        parser,
+        out,
+    );
+}
+
+/// [`write_struct`] for the packed arrays.
+fn write_struct_data(result: &StructData, parser: &Parser, quiet: bool, out: &mut Vec<u8>) {
+    write_arrays(
+        result.ok,
+        (!quiet).then(|| (result.values(), result.index())),
+        parser,
+        out,
+    );
+}
+
+/// `$index`: tag names and their positions.
+type Index = [(Vec<u8>, Vec<i64>)];
+
+fn write_arrays<'a>(
+    ok: bool,
+    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, &Index)>,
+    parser: &Parser,
+    out: &mut Vec<u8>,
+) {
+    out.extend_from_slice(if ok { b"ok 1\n" } else { b"ok 0\n" });
+    if let Some((values, index)) = arrays {
         out.extend_from_slice(b"values ");
-        var_export_values(&result.values, out);
+        export_values(values, out);
         out.extend_from_slice(b"\nindex ");
-        var_export_index(&result.index, out);
+        var_export_index(index, out);
         out.push(b'\n');
     }
     write_result_line(parser, out);
@@ -682,10 +716,10 @@ pub fn var_export_int(v: i64, out: &mut Vec<u8>) {
     }
 }
 
-fn export_key(key: &Key, out: &mut Vec<u8>) {
+fn export_key(key: KeyRef<'_>, out: &mut Vec<u8>) {
     match key {
-        Key::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
-        Key::Str(s) => var_export_string(s, out),
+        KeyRef::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        KeyRef::Str(s) => var_export_string(s, out),
     }
 }
 
@@ -724,20 +758,20 @@ fn int_element(depth: usize, name: &str, value: i64, out: &mut Vec<u8>) {
     out.extend_from_slice(b",\n");
 }
 
-fn export_entry(entry: &Entry, out: &mut Vec<u8>) {
+fn export_entry(entry: EntryRef<'_>, out: &mut Vec<u8>) {
     let d = 2;
-    string_element(d, "tag", &entry.tag, out);
+    string_element(d, "tag", entry.tag, out);
     if entry.kind == EntryType::Cdata
-        && let Some(value) = &entry.value
+        && let Some(value) = entry.value
     {
         string_element(d, "value", value, out);
     }
     string_element(d, "type", entry.kind.as_str().as_bytes(), out);
     int_element(d, "level", entry.level, out);
-    if let Some(attributes) = &entry.attributes {
+    if entry.attributes.is_some() {
         element_key(d, |o| var_export_string(b"attributes", o), out);
         open_nested(d, out);
-        for (key, value) in attributes {
+        for (key, value) in entry.attributes.iter() {
             element_key(d + 1, |o| export_key(key, o), out);
             var_export_string(value, out);
             out.extend_from_slice(b",\n");
@@ -745,7 +779,7 @@ fn export_entry(entry: &Entry, out: &mut Vec<u8>) {
         close_nested(d, out);
     }
     if entry.kind != EntryType::Cdata
-        && let Some(value) = &entry.value
+        && let Some(value) = entry.value
     {
         string_element(d, "value", value, out);
     }
@@ -753,8 +787,12 @@ fn export_entry(entry: &Entry, out: &mut Vec<u8>) {
 
 /// `var_export($values, true)`.
 pub fn var_export_values(values: &[Entry], out: &mut Vec<u8>) {
+    export_values(values.iter().map(EntryRef::from), out);
+}
+
+fn export_values<'a>(values: impl Iterator<Item = EntryRef<'a>>, out: &mut Vec<u8>) {
     out.extend_from_slice(b"array (\n");
-    for (i, entry) in values.iter().enumerate() {
+    for (i, entry) in values.enumerate() {
         element_key(1, |o| o.extend_from_slice(i.to_string().as_bytes()), out);
         open_nested(1, out);
         export_entry(entry, out);

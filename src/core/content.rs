@@ -819,10 +819,7 @@ impl Core {
         while n <= MAX_TEXT_LENGTH && i < s.len() {
             // one-byte characters up to the length limit
             let end = s.len().min(i + (MAX_TEXT_LENGTH + 1 - n));
-            let run = s[i..end]
-                .iter()
-                .position(|&b| !table[usize::from(b)])
-                .unwrap_or(end - i);
+            let run = plain_prefix(&s[i..end], table, limit);
             i += run;
             n += run;
             chars += run as u64;
@@ -1887,7 +1884,46 @@ fn is_plain_text(b: u8) -> bool {
 /// How many bytes at the start of `s` are [`is_plain_text`].
 #[inline]
 fn plain_text_prefix(s: &[u8]) -> usize {
-    s.iter().position(|&b| !is_plain_text(b)).unwrap_or(s.len())
+    plain_prefix(s, &PLAIN_TEXT, b']')
+}
+
+/// How many bytes at the start of `s` are plain by `table`, a table whose
+/// plain bytes are 0x20..=0x7F except `<`, `&` and `third`, and perhaps
+/// the tab. Eight bytes at a time.
+#[inline]
+fn plain_prefix(s: &[u8], table: &[bool; 256], third: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // 0x80 in the lowest byte of `v` that is zero (and perhaps in higher
+    // ones: a borrow only runs upwards)
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut i = 0;
+    while let Some(word) = s.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let x = u64::from_le_bytes(word);
+        // 0x80 in the first byte of 0x80 and up, below 0x20 or one of the
+        // three
+        let other = ((x.wrapping_sub(ONES * 0x20) & !x) | x) & HIGH
+            | zero(x ^ (ONES * u64::from(b'<')))
+            | zero(x ^ (ONES * u64::from(b'&')))
+            | zero(x ^ (ONES * u64::from(third)));
+        if other == 0 {
+            i += 8;
+            continue;
+        }
+        i += (other.trailing_zeros() / 8) as usize;
+        if !table[usize::from(s[i])] {
+            return i;
+        }
+        // a tab
+        i += 1;
+    }
+    while i < s.len() && table[usize::from(s[i])] {
+        i += 1;
+    }
+    i
 }
 
 /// Bytes the fast path of `xmlParseAttValueInternal` takes as they are in
@@ -2187,4 +2223,39 @@ impl Sax for NoSink {
         true
     }
     fn start_namespace_decl(&mut self, _: Option<&[u8]>, _: &[u8]) {}
+}
+
+#[cfg(test)]
+mod plain_prefix_tests {
+    use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, PLAIN_TEXT, plain_prefix};
+
+    #[test]
+    fn words_agree_with_the_tables() {
+        let fill = b"abc 12~\x7fxyz. ,;'\"-";
+        for (table, third) in [
+            (&PLAIN_TEXT, b']'),
+            (&PLAIN_DQ_VALUE, b'"'),
+            (&PLAIN_SQ_VALUE, b'\''),
+        ] {
+            for b in 0..=255u8 {
+                for len in 0..=19 {
+                    for at in 0..=len {
+                        let mut s: Vec<u8> = (0..len).map(|i| fill[i % fill.len()]).collect();
+                        if at < len {
+                            s[at] = b;
+                        }
+                        // a second odd byte after the first
+                        if at + 3 < len {
+                            s[at + 3] = b'\t';
+                        }
+                        let want = s
+                            .iter()
+                            .position(|&c| !table[usize::from(c)])
+                            .unwrap_or(s.len());
+                        assert_eq!(plain_prefix(&s, table, third), want, "{s:?}");
+                    }
+                }
+            }
+        }
+    }
 }

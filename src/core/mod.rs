@@ -105,6 +105,18 @@ pub(crate) mod err {
     pub const EXTERNAL_ENTITY_HANDLING: i32 = 21;
 }
 
+/// The bytes [`Core::idle_byte`] looks at more closely: they end markup,
+/// start it, change the remembered `<`/`>` or are carriage returns.
+static IDLE_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// Which bytes [`Core::idle_byte`] may take without the push loop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Idle {
@@ -284,6 +296,14 @@ pub(crate) struct Core {
     dtd_rescan: Option<(usize, u8)>,
     /// What one-byte feeding may skip (kept by `parse`).
     idle: Idle,
+    /// In [`Idle::Content`] with text pending: the buffer length below
+    /// which a byte other than `<` only waits (0 for none).
+    idle_until: usize,
+    /// The buffer length below which any byte but `<`, `>`, a quote or a
+    /// carriage return is only appended (0 for none), and the result of
+    /// such a call.
+    idle_limit: usize,
+    idle_ok: bool,
     /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
     text_buf: Vec<u8>,
     /// Reused buffer of `xmlParseAttValueComplex`.
@@ -369,8 +389,40 @@ impl Core {
     ) -> bool {
         self.installed = installed;
         let ret = self.parse_chunk(sink, chunk, is_final);
+        if is_final {
+            // The stack of a deep document is not needed past its end
+            // (the caller may go on to build large results).
+            self.names.shrink_to(self.names.len().max(64));
+        }
         self.idle = self.idle_mode();
+        self.idle_until = self.content_idle_until();
+        self.idle_ok = self.last_level <= Level::Warning;
+        self.idle_limit = self.idle_limit();
         ret == 0 && self.last_level <= Level::Warning
+    }
+
+    /// [`parse`](Self::parse) of a final chunk the caller gives away: when
+    /// nothing is buffered and the input needs no conversion, the chunk
+    /// becomes the input buffer as it is, instead of being copied into it.
+    pub(crate) fn parse_final_owned(
+        &mut self,
+        sink: &mut impl Sax,
+        installed: Installed,
+        chunk: Vec<u8>,
+    ) -> bool {
+        if chunk.is_empty()
+            || !self.buf.is_empty()
+            || self.enc.mode != encoding::Mode::Utf8
+            || self.enc.has_pending()
+            || self.state == State::Eof
+            || (self.error_code != 0 && self.disable_sax)
+        {
+            return self.parse(sink, installed, &chunk, true);
+        }
+        // what `push_input` does with a chunk of UTF-8 on an empty buffer
+        self.buf = chunk;
+        self.lasts_append(0);
+        self.parse(sink, installed, &[], true)
     }
 
     /// What [`idle_byte`](Self::idle_byte) may assume until the next
@@ -505,30 +557,28 @@ impl Core {
     /// then; `None` (nothing done) when the byte needs the general path.
     #[inline]
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
-        let len = self.buf.len();
-        if b == b'\r' || len >= 10_000_000 {
-            return None;
+        if self.buf.len() < self.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
+            self.buf.push(b);
+            return Some(self.idle_ok);
         }
-        // check_transition, then content_waits, on the buffer with `b`
+        self.idle_byte_special(b)
+    }
+
+    /// [`idle_byte`](Self::idle_byte) for the bytes that need a closer
+    /// look.
+    #[inline(never)]
+    fn idle_byte_special(&mut self, b: u8) -> Option<bool> {
+        let len = self.buf.len();
+        // check_transition, then content_waits, on the buffer with `b`:
+        // in text, fewer than two bytes pending, or a pending text short
+        // of BIG_BUFFER_SIZE that starts with neither `<` nor `&`, is not
+        // inside markup and gets no `<` (see `content_idle_until`)
         let waits = match self.idle {
             Idle::No => false,
             Idle::Markup => b != b'>',
-            Idle::Content => {
-                let avail = len + 1 - self.cur;
-                let c = if self.cur < len {
-                    self.buf[self.cur]
-                } else {
-                    b
-                };
-                avail < 2
-                    || (avail < input::BIG_BUFFER_SIZE
-                        && c != b'<'
-                        && c != b'&'
-                        && b != b'<'
-                        && self.last_lt.is_none_or(|l| self.cur > l))
-            }
+            Idle::Content => len == self.cur || (len < self.idle_until && b != b'<'),
         };
-        if !waits {
+        if !waits || b == b'\r' || len >= 10_000_000 {
             return None;
         }
         self.buf.push(b);
@@ -536,7 +586,38 @@ impl Core {
         if matches!(b, b'<' | b'>' | b'"' | b'\'') {
             self.lasts_append(len);
         }
-        Some(self.last_level <= Level::Warning)
+        if len == self.cur {
+            // the first byte of the text: what follows it depends on it
+            self.idle_until = self.content_idle_until();
+            self.idle_limit = self.idle_limit();
+        }
+        Some(self.idle_ok)
+    }
+
+    /// The `idle_limit` field: in markup any such byte waits, in text
+    /// those that [`content_idle_until`](Self::content_idle_until) allows
+    /// once the text has begun.
+    fn idle_limit(&self) -> usize {
+        match self.idle {
+            Idle::No => 0,
+            Idle::Markup => 10_000_000,
+            Idle::Content if self.cur < self.buf.len() => self.idle_until.min(10_000_000),
+            Idle::Content => 0,
+        }
+    }
+
+    /// For [`idle_byte`](Self::idle_byte) in text: while the buffer is
+    /// shorter than this, a byte other than `<` leaves the text short of
+    /// `XML_PARSER_BIG_BUFFER_SIZE` (with itself) and the loop waiting.
+    /// 0 when no text is pending, or it starts with `<` or `&`, or a `<`
+    /// after the cursor is known.
+    fn content_idle_until(&self) -> usize {
+        match self.buf.get(self.cur) {
+            Some(&c) if c != b'<' && c != b'&' && self.last_lt.is_none_or(|l| self.cur > l) => {
+                self.cur + input::BIG_BUFFER_SIZE - 1
+            }
+            _ => 0,
+        }
     }
 
     /// `xmlParseChunk` for a few bytes of UTF-8 that are not the last

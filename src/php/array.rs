@@ -100,6 +100,15 @@ pub(crate) fn key_from(s: Vec<u8>) -> Key {
     }
 }
 
+/// The integer PHP's symbol tables make of the string `s`, if any.
+#[inline]
+pub(crate) fn key_int(s: &[u8]) -> Option<i64> {
+    match s.first() {
+        Some(b'0'..=b'9' | b'-') => canonical_integer(s),
+        _ => None,
+    }
+}
+
 /// A one-bit summary of a key string: equal strings have equal bits.
 #[inline]
 pub(crate) fn key_class(s: &[u8]) -> u64 {

@@ -20,6 +20,7 @@ pub use parser::Parser;
 #[cfg(feature = "serde")]
 pub use ser::IndexArray;
 pub use structure::{Entry, EntryType, Struct};
+pub(crate) use structure::{EntryRef, KeyRef, StructData};
 
 #[cfg(test)]
 mod tests;

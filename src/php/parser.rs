@@ -9,7 +9,7 @@ use crate::php::array::{Key, key_class, key_from, key_is};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
-use crate::php::structure::{Builder, Struct, skip_tagstart};
+use crate::php::structure::{Builder, MANY_ATTRIBUTES, Struct, StructData, skip_tagstart};
 use crate::sax::{Attribute, Installed, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
@@ -328,6 +328,7 @@ impl Parser {
     /// assert_eq!(text.0, [&b"caf"[..], "é".as_bytes()]); // the pieces PHP's handler gets
     /// # Ok::<(), phpxml::Error>(())
     /// ```
+    #[inline]
     pub fn parse<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -415,9 +416,24 @@ impl Parser {
     ) -> Struct {
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin();
+        builder.begin(data);
         let ok = self.run(handler, Some(&mut builder), data, true);
         let result = builder.finish(ok);
+        self.builder = builder;
+        result
+    }
+
+    /// [`parse_into_struct`](Self::parse_into_struct) of a document the
+    /// parser may keep as its input buffer, giving the arrays packed (what
+    /// the `phpxml` command prints from).
+    pub(crate) fn parse_into_struct_data(&mut self, data: Vec<u8>) -> StructData {
+        self.struct_installed = true;
+        let mut builder = std::mem::take(&mut self.builder);
+        builder.begin(&data);
+        let ok = self.drive(&mut (), Some(&mut builder), |core, adapter, installed| {
+            core.parse_final_owned(adapter, installed, data)
+        });
+        let result = builder.finish_data(ok);
         self.builder = builder;
         result
     }
@@ -480,7 +496,7 @@ impl Parser {
         }
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin();
+        builder.begin(&[]);
         self.drive(handler, Some(&mut builder), |_, adapter, _| {
             events(adapter);
             true
@@ -598,6 +614,11 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// into a cleared `out`.
     fn decode_tag_into(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         out.clear();
+        self.decode_tag_append(raw, out);
+    }
+
+    /// `_xml_decode_tag()`, appending to `out`.
+    fn decode_tag_append(&mut self, raw: &[u8], out: &mut Vec<u8>) {
         if !self.options.empty_separator
             && (self.options.target == TargetEncoding::Utf8 || raw.is_ascii())
         {
@@ -610,6 +631,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             }
             return;
         }
+        let start = out.len();
         if self.options.empty_separator && raw.contains(&0) {
             let scratch = &mut self.buffers.scratch;
             scratch.clear();
@@ -619,7 +641,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             decode_into(raw, self.options.target, out);
         }
         if self.options.case_folding != 0 {
-            out.make_ascii_uppercase();
+            out[start..].make_ascii_uppercase();
         }
     }
 
@@ -638,7 +660,13 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         // index their keys (PHP's arrays are hash tables): a search of the
         // earlier keys per attribute would be quadratic.
         let mut seen = 0u64;
-        let mut slots: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut slots: Option<HashMap<Vec<u8>, usize>> = None;
+        let index_keys = |keys: &[(Key, Vec<u8>)]| -> HashMap<Vec<u8>, usize> {
+            keys.iter()
+                .enumerate()
+                .map(|(slot, (k, _))| (k.to_bytes().into_owned(), slot))
+                .collect()
+        };
         for &(name, value) in attributes {
             if len == array.len() {
                 // a new slot, sized for what it will hold (a decoded name
@@ -660,21 +688,16 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             } else if len < MANY_ATTRIBUTES {
                 array[..len].iter().position(|(k, _)| key_is(k, &key))
             } else {
-                if slots.is_empty() {
-                    for (slot, (k, _)) in array[..len].iter().enumerate() {
-                        slots.insert(k.to_bytes().into_owned(), slot);
-                    }
-                }
-                slots.get(&key).copied()
+                slots
+                    .get_or_insert_with(|| index_keys(&array[..len]))
+                    .get(&key)
+                    .copied()
             };
             seen |= bit;
             if len >= MANY_ATTRIBUTES && earlier.is_none() {
-                if slots.is_empty() {
-                    for (slot, (k, _)) in array[..len].iter().enumerate() {
-                        slots.insert(k.to_bytes().into_owned(), slot);
-                    }
-                }
-                slots.insert(key.clone(), len);
+                slots
+                    .get_or_insert_with(|| index_keys(&array[..len]))
+                    .insert(key.clone(), len);
             }
             let slot = if let Some(slot) = earlier {
                 array[len].0 = Key::Str(key);
@@ -704,22 +727,37 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
         let tag = self.decode_tag(name);
         let skip = self.options.skip();
-        let mut array = std::mem::take(&mut self.buffers.attributes);
-        let filled = self.set.element.then(|| {
+        let mut filled = None;
+        if self.set.element {
+            let mut array = std::mem::take(&mut self.buffers.attributes);
             let len = self.attribute_array(attributes, &mut array);
             self.handler
                 .start_element(skip_tagstart(&tag, skip), &array[..len]);
-            len
-        });
+            self.buffers.attributes = array;
+            filled = Some(len);
+        }
         if let Some(builder) = self.builder.take() {
-            builder.start(&tag, skip, || {
-                let len = filled.unwrap_or_else(|| self.attribute_array(attributes, &mut array));
-                array.truncate(len);
-                std::mem::take(&mut array)
-            });
+            if builder.start(&tag, skip) {
+                if let Some(len) = filled {
+                    // the handler's array, already decoded and merged
+                    for (key, value) in &self.buffers.attributes[..len] {
+                        builder.attribute(
+                            |out| out.extend_from_slice(&key.to_bytes()),
+                            |out| out.extend_from_slice(value),
+                        );
+                    }
+                } else {
+                    let target = self.options.target;
+                    for &(name, value) in attributes {
+                        builder.attribute(
+                            |out| self.decode_tag_append(name, out),
+                            |out| decode_into(value, target, out),
+                        );
+                    }
+                }
+            }
             self.builder = Some(builder);
         }
-        self.buffers.attributes = array;
         self.buffers.name = tag;
     }
 
@@ -848,6 +886,3 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
     }
 }
-
-/// From this many attributes on, their keys are found through a hash map.
-const MANY_ATTRIBUTES: usize = 16;

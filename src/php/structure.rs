@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::php::array::Key;
+use crate::php::array::{Key, key_class, key_int};
 
 /// A small fast hasher for the index's tag lookup (tags are short byte
 /// strings chosen by the document; the map is rebuilt for every call, and
@@ -119,10 +119,13 @@ pub struct Entry {
 /// The parser state `xml_parse_into_struct()` works with. `curtag`,
 /// `lastwasopen` and `ctag` live as long as the parser; the arrays, the
 /// level and the open-tag names are fresh for each call.
+///
+/// The arrays are kept packed ([`StructData`]): every string in one byte
+/// buffer, entries naming their tag by its index slot. [`Struct`] is made
+/// from them at the end of the call.
 #[derive(Debug, Default)]
 pub(crate) struct Builder {
-    pub(crate) values: Vec<Entry>,
-    index: Vec<(Vec<u8>, Vec<i64>)>,
+    data: StructData,
     index_slots: HashMap<Vec<u8>, usize, BuildHasherDefault<TagHasher>>,
     /// Index slots of recently seen tags, by [`recent_way`] (any value is
     /// safe: a slot is used only if its name matches).
@@ -141,6 +144,292 @@ pub(crate) struct Builder {
     /// `parser->ctag`: the entry of the last element start; `None` once it
     /// belongs to an array of an earlier call.
     ctag: Option<usize>,
+    /// The attribute array being built for the last start: one bit per
+    /// key class seen (see [`key_class`]) and, for long lists, its keys.
+    seen: u64,
+    keys: HashMap<Vec<u8>, usize>,
+    /// The entry whose value, at the end of the byte buffer, the next
+    /// character data extends (set by `cdata`, cleared by anything else
+    /// that changes where text goes).
+    text_to: Option<usize>,
+}
+
+/// A range of [`StructData::bytes`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Span {
+    start: usize,
+    len: usize,
+}
+
+impl Span {
+    fn of(self, bytes: &[u8]) -> &[u8] {
+        bytes
+            .get(self.start..self.start + self.len)
+            .unwrap_or_default()
+    }
+}
+
+/// An attribute of a packed entry. An integer key is kept as its decimal
+/// string: the canonical form, so equal keys are equal strings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PackedAttribute {
+    key: Span,
+    value: Span,
+}
+
+/// A packed [`Entry`] (40 bytes; a million elements are a million
+/// entries).
+#[derive(Clone, Copy, Debug)]
+struct PackedEntry {
+    /// The slot of the tag in the index, times 4, plus the type.
+    tag_kind: usize,
+    level: i64,
+    /// The value's range of [`StructData::bytes`]; a length of
+    /// `usize::MAX` for no value.
+    value_start: usize,
+    value_len: usize,
+    /// Where the entry's attributes begin in [`StructData::attributes`]:
+    /// they run to where the next entry's begin.
+    attributes_start: usize,
+}
+
+/// A tag slot no index has.
+const NO_TAG: usize = usize::MAX >> 2;
+
+impl PackedEntry {
+    fn new(
+        tag: usize,
+        kind: EntryType,
+        level: i64,
+        attributes_start: usize,
+        value: Option<Span>,
+    ) -> Self {
+        let mut entry = Self {
+            tag_kind: 0,
+            level,
+            value_start: 0,
+            value_len: usize::MAX,
+            attributes_start,
+        };
+        entry.set_tag_kind(tag, kind);
+        entry.set_value(value);
+        entry
+    }
+
+    fn tag(self) -> usize {
+        self.tag_kind >> 2
+    }
+
+    fn kind(self) -> EntryType {
+        match self.tag_kind & 3 {
+            0 => EntryType::Open,
+            1 => EntryType::Complete,
+            2 => EntryType::Close,
+            _ => EntryType::Cdata,
+        }
+    }
+
+    fn set_tag_kind(&mut self, tag: usize, kind: EntryType) {
+        let kind = match kind {
+            EntryType::Open => 0,
+            EntryType::Complete => 1,
+            EntryType::Close => 2,
+            EntryType::Cdata => 3,
+        };
+        // an index slot is never near `NO_TAG`: each takes memory
+        self.tag_kind = (tag.min(NO_TAG) << 2) | kind;
+    }
+
+    fn value(self) -> Option<Span> {
+        (self.value_len != usize::MAX).then_some(Span {
+            start: self.value_start,
+            len: self.value_len,
+        })
+    }
+
+    fn set_value(&mut self, value: Option<Span>) {
+        (self.value_start, self.value_len) = value.map_or((0, usize::MAX), |v| (v.start, v.len));
+    }
+}
+
+/// The arrays of `xml_parse_into_struct()` packed: strings in one buffer,
+/// no allocation per entry or string. [`Struct`] is the public form.
+#[derive(Debug, Default)]
+pub(crate) struct StructData {
+    /// The return value.
+    pub(crate) ok: bool,
+    bytes: Vec<u8>,
+    entries: Vec<PackedEntry>,
+    attributes: Vec<PackedAttribute>,
+    index: Vec<(Vec<u8>, Vec<i64>)>,
+}
+
+/// A key of an attribute array, borrowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyRef<'a> {
+    Int(i64),
+    Str(&'a [u8]),
+}
+
+impl<'a> From<&'a Key> for KeyRef<'a> {
+    fn from(key: &'a Key) -> Self {
+        match key {
+            Key::Int(i) => Self::Int(*i),
+            Key::Str(s) => Self::Str(s),
+        }
+    }
+}
+
+/// An entry of `$values`, borrowed from a [`Struct`] or a [`StructData`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EntryRef<'a> {
+    pub(crate) tag: &'a [u8],
+    pub(crate) kind: EntryType,
+    pub(crate) level: i64,
+    pub(crate) attributes: AttributesRef<'a>,
+    pub(crate) value: Option<&'a [u8]>,
+}
+
+/// The attribute array of an [`EntryRef`]: `None` when the entry has none.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum AttributesRef<'a> {
+    None,
+    Owned(&'a [(Key, Vec<u8>)]),
+    Packed(&'a [PackedAttribute], &'a [u8]),
+}
+
+impl<'a> AttributesRef<'a> {
+    /// Whether the entry has an `attributes` element.
+    pub(crate) fn is_some(self) -> bool {
+        !matches!(self, Self::None)
+    }
+
+    /// How many.
+    pub(crate) fn len(self) -> usize {
+        match self {
+            Self::None => 0,
+            Self::Owned(a) => a.len(),
+            Self::Packed(a, _) => a.len(),
+        }
+    }
+
+    /// The keys and values in order.
+    pub(crate) fn iter(self) -> impl Iterator<Item = (KeyRef<'a>, &'a [u8])> {
+        let (owned, packed, bytes) = match self {
+            Self::None => (&[][..], &[][..], &[][..]),
+            Self::Owned(a) => (a, &[][..], &[][..]),
+            Self::Packed(a, bytes) => (&[][..], a, bytes),
+        };
+        owned
+            .iter()
+            .map(|(k, v)| (KeyRef::from(k), v.as_slice()))
+            .chain(packed.iter().map(move |a| {
+                let key = a.key.of(bytes);
+                (
+                    key_int(key).map_or(KeyRef::Str(key), KeyRef::Int),
+                    a.value.of(bytes),
+                )
+            }))
+    }
+}
+
+impl<'a> From<&'a Entry> for EntryRef<'a> {
+    fn from(entry: &'a Entry) -> Self {
+        Self {
+            tag: &entry.tag,
+            kind: entry.kind,
+            level: entry.level,
+            attributes: entry
+                .attributes
+                .as_deref()
+                .map_or(AttributesRef::None, AttributesRef::Owned),
+            value: entry.value.as_deref(),
+        }
+    }
+}
+
+impl StructData {
+    /// The entries of `$values`, in order.
+    pub(crate) fn values(&self) -> impl ExactSizeIterator<Item = EntryRef<'_>> {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(i, &e)| self.entry(i, e))
+    }
+
+    fn entry(&self, i: usize, e: PackedEntry) -> EntryRef<'_> {
+        let end = self
+            .entries
+            .get(i + 1)
+            .map_or(self.attributes.len(), |next| next.attributes_start);
+        let attributes = match self.attributes.get(e.attributes_start..end) {
+            None | Some([]) => AttributesRef::None,
+            Some(a) => AttributesRef::Packed(a, &self.bytes),
+        };
+        EntryRef {
+            tag: self.index.get(e.tag()).map_or(&[], |(name, _)| name),
+            kind: e.kind(),
+            level: e.level,
+            attributes,
+            value: e.value().map(|v| v.of(&self.bytes)),
+        }
+    }
+
+    /// `$index`.
+    pub(crate) fn index(&self) -> &[(Vec<u8>, Vec<i64>)] {
+        &self.index
+    }
+
+    /// The public form.
+    pub(crate) fn into_struct(self) -> Struct {
+        let values = self
+            .values()
+            .map(|e| Entry {
+                tag: e.tag.to_vec(),
+                kind: e.kind,
+                level: e.level,
+                attributes: e.attributes.is_some().then(|| {
+                    let mut list = Vec::with_capacity(e.attributes.len());
+                    list.extend(e.attributes.iter().map(|(k, v)| {
+                        let key = match k {
+                            KeyRef::Int(i) => Key::Int(i),
+                            KeyRef::Str(s) => Key::Str(s.to_vec()),
+                        };
+                        (key, v.to_vec())
+                    }));
+                    list
+                }),
+                value: e.value.map(<[u8]>::to_vec),
+            })
+            .collect();
+        Struct {
+            ok: self.ok,
+            values,
+            index: self.index,
+        }
+    }
+
+    /// Appends `text` to the value `span` (moved to the end of the buffer
+    /// first if something was stored after it).
+    fn append(bytes: &mut Vec<u8>, span: &mut Span, text: &[u8]) {
+        if span.start + span.len != bytes.len() {
+            let start = bytes.len();
+            bytes.extend_from_within(span.start..span.start + span.len);
+            span.start = start;
+        }
+        bytes.extend_from_slice(text);
+        span.len += text.len();
+    }
+
+    /// Stores `text` as a new value.
+    fn store(bytes: &mut Vec<u8>, text: &[u8]) -> Span {
+        let start = bytes.len();
+        bytes.extend_from_slice(text);
+        Span {
+            start,
+            len: text.len(),
+        }
+    }
 }
 
 /// Where a tag's slot is remembered in `Builder::recent`.
@@ -155,78 +444,114 @@ pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
     &name[skip.min(name.len())..]
 }
 
+/// From this many attributes on, earlier keys are found through a hash map
+/// (PHP's arrays are hash tables: a search of the earlier keys per
+/// attribute would be quadratic).
+pub(crate) const MANY_ATTRIBUTES: usize = 16;
+
 impl Builder {
-    /// The start of an `xml_parse_into_struct()` call.
-    pub(crate) fn begin(&mut self) {
-        self.values.clear();
-        self.index.clear();
+    /// The start of an `xml_parse_into_struct()` call on `input`: room
+    /// is made for what it will hold (its strings come from it; an entry
+    /// takes at least one `<`, an attribute one `=`), within bounds of the
+    /// input's size.
+    pub(crate) fn begin(&mut self, input: &[u8]) {
+        self.data.bytes.clear();
+        self.data.entries.clear();
+        self.data.attributes.clear();
+        self.data.bytes.reserve(input.len());
+        // counted in runs short enough for byte counters (vectorized)
+        let (tags, equals) = input.chunks(255).fold((0, 0), |(tags, equals), run| {
+            let (t, e) = run.iter().fold((0u8, 0u8), |(t, e), &b| {
+                (t + u8::from(b == b'<'), e + u8::from(b == b'='))
+            });
+            (tags + usize::from(t), equals + usize::from(e))
+        });
+        self.data.entries.reserve(tags.min(input.len() / 4) + 16);
+        self.data
+            .attributes
+            .reserve(equals.min(input.len() / 8) + 16);
+        self.data.index.clear();
         self.index_slots.clear();
         self.level = 0;
         self.ltags_len = 0;
         self.ctag = None;
+        self.text_to = None;
     }
 
     /// The arrays built by this call.
+    pub(crate) fn finish(&mut self, ok: bool) -> Struct {
+        self.finish_data(ok).into_struct()
+    }
+
+    /// The arrays built by this call, packed.
     ///
     /// PHP keeps the arrays bound afterwards: later `xml_parse()` calls go
     /// on filling them and counting positions. The caller has its copy, so
     /// only what decides the counting stays: the last entry, if it is text
-    /// that later text merges into.
-    pub(crate) fn finish(&mut self, ok: bool) -> Struct {
+    /// that later text merges into (its tag is no longer needed).
+    pub(crate) fn finish_data(&mut self, ok: bool) -> StructData {
         self.ctag = None;
-        let values = std::mem::take(&mut self.values);
-        let index = std::mem::take(&mut self.index);
+        self.text_to = None;
+        let mut data = std::mem::take(&mut self.data);
+        data.ok = ok;
         self.index_slots.clear();
-        if let Some(last) = values.last().filter(|e| e.kind == EntryType::Cdata) {
-            self.values.push(last.clone());
+        if let Some(&last) = data.entries.last().filter(|e| e.kind() == EntryType::Cdata) {
+            let value = last
+                .value()
+                .map(|v| StructData::store(&mut self.data.bytes, v.of(&data.bytes)));
+            self.data.entries.push(PackedEntry::new(
+                NO_TAG,
+                EntryType::Cdata,
+                last.level,
+                0,
+                value,
+            ));
         }
-        Struct { ok, values, index }
+        data
     }
 
-    /// `_xml_add_to_info()`.
-    fn add_to_info(&mut self, name: &[u8]) {
+    /// `_xml_add_to_info()`: returns the tag's index slot.
+    fn add_to_info(&mut self, name: &[u8]) -> usize {
         // Tags repeat: a few recent slots, checked against the index's own
         // copy of the name, save most hash lookups.
+        let index = &mut self.data.index;
         let way = recent_way(name);
         let cached = self.recent[way];
-        let slot = if cached < self.index.len() && self.index[cached].0 == name {
+        let slot = if cached < index.len() && index[cached].0 == name {
             cached
         } else if let Some(&slot) = self.index_slots.get(name) {
             slot
         } else {
-            self.index.push((name.to_vec(), Vec::new()));
-            self.index_slots.insert(name.to_vec(), self.index.len() - 1);
-            self.index.len() - 1
+            index.push((name.to_vec(), Vec::new()));
+            self.index_slots.insert(name.to_vec(), index.len() - 1);
+            index.len() - 1
         };
         self.recent[way] = slot;
-        self.index[slot].1.push(self.curtag);
+        index[slot].1.push(self.curtag);
         self.curtag += 1;
+        slot
     }
 
     /// An element start; `tag` is decoded and folded, `skip` is the
-    /// `SKIP_TAGSTART` option. `attributes` is called for the attribute
-    /// array only when an entry is made.
-    pub(crate) fn start(
-        &mut self,
-        tag: &[u8],
-        skip: usize,
-        attributes: impl FnOnce() -> Vec<(Key, Vec<u8>)>,
-    ) {
+    /// `SKIP_TAGSTART` option. Returns whether an entry was made: its
+    /// attributes are then given with [`attribute`](Self::attribute).
+    pub(crate) fn start(&mut self, tag: &[u8], skip: usize) -> bool {
+        self.text_to = None;
         self.level += 1;
         if self.level > MAX_LEVEL {
             // PHP warns "Maximum depth exceeded - Results truncated" at 256.
-            return;
+            return false;
         }
-        let short = skip_tagstart(tag, skip);
-        self.add_to_info(short);
-        let attributes = attributes();
-        self.values.push(Entry {
-            tag: short.to_vec(),
-            kind: EntryType::Open,
-            level: self.level,
-            attributes: (!attributes.is_empty()).then_some(attributes),
-            value: None,
-        });
+        let slot = self.add_to_info(skip_tagstart(tag, skip));
+        self.data.entries.push(PackedEntry::new(
+            slot,
+            EntryType::Open,
+            self.level,
+            self.data.attributes.len(),
+            None,
+        ));
+        self.seen = 0;
+        self.keys.clear();
         let depth = usize::try_from(self.level - 1).unwrap_or(0);
         // Levels skipped since the last start (as `resize` would) hold no
         // name.
@@ -245,7 +570,69 @@ impl Builder {
         }
         self.ltags_len = depth + 1;
         self.lastwasopen = true;
-        self.ctag = Some(self.values.len() - 1);
+        self.ctag = Some(self.data.entries.len() - 1);
+        true
+    }
+
+    /// The next attribute of the entry [`start`](Self::start) made, as
+    /// `symtable_update()` adds it to PHP's array: `key` and `value` append
+    /// the decoded name and value to the buffer they are given. A key
+    /// already present keeps its position and takes the new value.
+    pub(crate) fn attribute(
+        &mut self,
+        key: impl FnOnce(&mut Vec<u8>),
+        value: impl FnOnce(&mut Vec<u8>),
+    ) {
+        let data = &mut self.data;
+        let Some(entry) = data.entries.last_mut() else {
+            return;
+        };
+        let mark = data.bytes.len();
+        key(&mut data.bytes);
+        let name = &data.bytes[mark..];
+        let earlier_keys = &data.attributes[entry.attributes_start..];
+        let bit = key_class(name);
+        let earlier = if self.seen & bit == 0 {
+            None
+        } else if earlier_keys.len() < MANY_ATTRIBUTES {
+            earlier_keys
+                .iter()
+                .position(|a| a.key.of(&data.bytes) == name)
+        } else {
+            if self.keys.is_empty() {
+                for (slot, a) in earlier_keys.iter().enumerate() {
+                    self.keys.insert(a.key.of(&data.bytes).to_vec(), slot);
+                }
+            }
+            self.keys.get(name).copied()
+        };
+        self.seen |= bit;
+        if earlier_keys.len() >= MANY_ATTRIBUTES && earlier.is_none() {
+            if self.keys.is_empty() {
+                for (slot, a) in earlier_keys.iter().enumerate() {
+                    self.keys.insert(a.key.of(&data.bytes).to_vec(), slot);
+                }
+            }
+            self.keys.insert(name.to_vec(), earlier_keys.len());
+        }
+        let key = Span {
+            start: mark,
+            len: data.bytes.len() - mark,
+        };
+        if earlier.is_some() {
+            data.bytes.truncate(mark);
+        }
+        let start = data.bytes.len();
+        value(&mut data.bytes);
+        let value = Span {
+            start,
+            len: data.bytes.len() - start,
+        };
+        if let Some(slot) = earlier {
+            data.attributes[entry.attributes_start + slot].value = value;
+        } else {
+            data.attributes.push(PackedAttribute { key, value });
+        }
     }
 
     /// Whether [`end`](Self::end) looks at its tag (it does not for an
@@ -258,62 +645,85 @@ impl Builder {
     /// PHP: past `MAX_LEVEL` the first end retypes the deepest recorded
     /// start as `complete`, the following ones add `close` entries.
     pub(crate) fn end(&mut self, tag: &[u8], skip: usize) {
+        self.text_to = None;
         if self.lastwasopen {
-            if let Some(entry) = self.ctag.and_then(|i| self.values.get_mut(i)) {
-                entry.kind = EntryType::Complete;
+            if let Some(entry) = self.ctag.and_then(|i| self.data.entries.get_mut(i)) {
+                entry.set_tag_kind(entry.tag(), EntryType::Complete);
             }
         } else {
-            let short = skip_tagstart(tag, skip);
-            self.add_to_info(short);
-            self.values.push(Entry {
-                tag: short.to_vec(),
-                kind: EntryType::Close,
-                level: self.level,
-                attributes: None,
-                value: None,
-            });
+            let slot = self.add_to_info(skip_tagstart(tag, skip));
+            self.data.entries.push(PackedEntry::new(
+                slot,
+                EntryType::Close,
+                self.level,
+                self.data.attributes.len(),
+                None,
+            ));
         }
         self.lastwasopen = false;
         self.level -= 1;
     }
 
     /// Character data, already in the target encoding.
+    #[inline]
     pub(crate) fn cdata(&mut self, text: &[u8], skip: usize, skip_white: bool) {
-        let doprint = skip_white && text.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
-        if self.lastwasopen {
-            let Some(entry) = self.ctag.and_then(|i| self.values.get_mut(i)) else {
-                return;
-            };
-            if let Some(value) = &mut entry.value {
-                value.extend_from_slice(text);
-            } else if doprint || !skip_white {
-                entry.value = Some(text.to_vec());
-            }
+        // more text for the value the last text went to
+        if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
+            && entry.value_start.wrapping_add(entry.value_len) == self.data.bytes.len()
+        {
+            self.data.bytes.extend_from_slice(text);
+            entry.value_len += text.len();
             return;
         }
-        if let Some(Entry {
-            kind: EntryType::Cdata,
-            value: Some(value),
-            ..
-        }) = self.values.last_mut()
+        self.cdata_slow(text, skip, skip_white);
+    }
+
+    /// [`cdata`](Self::cdata) when the text goes somewhere new.
+    #[inline(never)]
+    fn cdata_slow(&mut self, text: &[u8], skip: usize, skip_white: bool) {
+        let doprint = skip_white && text.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
+        let data = &mut self.data;
+        if self.lastwasopen {
+            let Some(entry) = self.ctag.and_then(|i| data.entries.get_mut(i)) else {
+                return;
+            };
+            if let Some(mut value) = entry.value() {
+                StructData::append(&mut data.bytes, &mut value, text);
+                entry.set_value(Some(value));
+            } else if doprint || !skip_white {
+                entry.set_value(Some(StructData::store(&mut data.bytes, text)));
+            } else {
+                return;
+            }
+            self.text_to = self.ctag;
+            return;
+        }
+        if let Some(entry) = data.entries.last_mut()
+            && entry.kind() == EntryType::Cdata
+            && let Some(mut value) = entry.value()
         {
-            value.extend_from_slice(text);
+            StructData::append(&mut data.bytes, &mut value, text);
+            entry.set_value(Some(value));
+            self.text_to = Some(data.entries.len() - 1);
             return;
         }
         if (1..=MAX_LEVEL).contains(&self.level) && (doprint || !skip_white) {
             let depth = usize::try_from(self.level - 1).unwrap_or(0);
-            let Some(parent) = self.ltags[..self.ltags_len].get(depth) else {
+            if depth >= self.ltags_len {
                 return;
-            };
-            let short = skip_tagstart(parent, skip).to_vec();
-            self.add_to_info(&short);
-            self.values.push(Entry {
-                tag: short,
-                kind: EntryType::Cdata,
-                level: self.level,
-                attributes: None,
-                value: Some(text.to_vec()),
-            });
+            }
+            let parent = std::mem::take(&mut self.ltags[depth]);
+            let slot = self.add_to_info(skip_tagstart(&parent, skip));
+            let value = StructData::store(&mut self.data.bytes, text);
+            self.data.entries.push(PackedEntry::new(
+                slot,
+                EntryType::Cdata,
+                self.level,
+                self.data.attributes.len(),
+                Some(value),
+            ));
+            self.ltags[depth] = parent;
+            self.text_to = Some(self.data.entries.len() - 1);
         }
     }
 }
