@@ -599,10 +599,9 @@ impl Core {
     /// once the text has begun.
     fn idle_limit(&self) -> usize {
         match self.idle {
-            Idle::No => 0,
             Idle::Markup => 10_000_000,
             Idle::Content if self.cur < self.buf.len() => self.idle_until.min(10_000_000),
-            Idle::Content => 0,
+            Idle::No | Idle::Content => 0,
         }
     }
 
