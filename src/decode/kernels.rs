@@ -841,7 +841,12 @@ mod x86 {
             let kl = [k1_hi, k1_lo, k2_hi];
             let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
             // The first three bytes of the run are checked once; after
-            // that each window checks three bytes ahead.
+            // that each window checks three bytes ahead. A continuation
+            // byte at the start (after a malformed sequence the caller
+            // skipped) is malformed itself, whatever the bytes before it.
+            if *sp.add(i) & 0xC0 == 0x80 {
+                return (i, len);
+            }
             let mut entry = true;
             // A window's loads reach `i + 35`. A window is taken whole only
             // with 67 bytes left, so that after it the loads of one more
@@ -903,12 +908,13 @@ mod x86 {
                 // When this window fails, the leading continuation bytes
                 // finishing a character begun in the window before are
                 // still written (none at the run's entry: a character
-                // start).
+                // start): at most three, those the window before checked;
+                // more are malformed.
                 let carried = if ok || at_entry {
                     0
                 } else {
                     let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32 & high;
-                    (!cont).trailing_zeros() as usize
+                    ((!cont).trailing_zeros() as usize).min(3)
                 };
                 if !ok && carried == 0 {
                     break;

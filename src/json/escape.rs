@@ -678,6 +678,11 @@ mod dense_tests {
             b"\xF4\x90\x80\x80",
             b"\xC1\xBF",
             b"\x80\x80",
+            // Continuation bytes past a whole character, and after a lead
+            // that is malformed on its own.
+            b"\xF0\x9F\x98\x80\x80\x80",
+            b"\xF0\x90\x90\x80\x80\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
         ];
         for flags in [
             JsonFlags::NONE,
