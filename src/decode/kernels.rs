@@ -564,6 +564,19 @@ mod x86 {
                         dst.add(len).cast::<u64>().write_unaligned(word.to_le());
                         len += (word >> 56) as usize;
                         last = j + 1;
+                    } else if DENSE && !RAW {
+                        // SAFETY: `p + 4 <= i + 35 <= n`.
+                        let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
+                        // SAFETY: `len + 16 <= capacity` (ROOM).
+                        let Some((written, width)) =
+                            super::x86_wide::escape_char(b, w, dst.add(len))
+                        else {
+                            // SAFETY: the bytes up to `len` have been written.
+                            out.set_len(len);
+                            return p;
+                        };
+                        len += written;
+                        last = j + width;
                     } else {
                         // SAFETY: `p + 4 <= i + 35 <= n`.
                         let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
@@ -1510,6 +1523,160 @@ pub(crate) fn json_escape_run(
     }
     let _ = (out, kernel);
     i
+}
+
+/// Parts of [`json_escape_run`]'s AVX-512 kernel kept apart from the rest
+/// of the kernels.
+#[cfg(target_arch = "x86_64")]
+mod x86_wide {
+    use std::arch::x86_64::*;
+
+    /// Where [`unit_escapes`] takes each output byte's nibble from in the
+    /// units (bit offsets; `\` and `u` are put in after).
+    static UNIT_NIBBLES: [u8; 16] = [0, 0, 28, 24, 20, 16, 0, 0, 12, 8, 4, 0, 0, 0, 0, 0];
+    /// Which output bytes of [`unit_escapes`] are hex digits.
+    static UNIT_DIGITS: [u8; 16] = [
+        0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0,
+    ];
+    /// What the others are.
+    static UNIT_FIXED: [u8; 16] = *b"\\u....\\u........";
+    /// Lower-case hex digits of the low nibble of each 6-bit index.
+    static HEX_64: [u8; 64] = *b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    /// `\uXXXX\uXXXX` for the two UTF-16 units of `units` (the first in
+    /// the top half), in the first 12 bytes: each nibble moved to its byte
+    /// by a multishift, then looked up.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 VL and VBMI (the caller enables it).
+    #[inline(always)]
+    unsafe fn unit_escapes(units: u32) -> __m128i {
+        // SAFETY: features as documented; the tables are as long as read.
+        unsafe {
+            let nibbles = _mm_multishift_epi64_epi8(
+                _mm_loadu_si128(UNIT_NIBBLES.as_ptr().cast()),
+                _mm_set1_epi64x(i64::from(units)),
+            );
+            // 64 entries: the index's top two bits do not count.
+            let hex = _mm_permutexvar_epi8(nibbles, _mm_loadu_si128(HEX_64.as_ptr().cast()));
+            _mm_ternarylogic_epi32::<0xCA>(
+                _mm_loadu_si128(UNIT_DIGITS.as_ptr().cast()),
+                hex,
+                _mm_loadu_si128(UNIT_FIXED.as_ptr().cast()),
+            )
+        }
+    }
+
+    /// Writes the `\uXXXX` escape (a surrogate pair above U+FFFF) of the
+    /// character at the start of `w` (four bytes, little-endian) whose
+    /// lead byte `b` is from 0x80 up at `dst`, and returns how many bytes
+    /// count (6 or 12) and the character's length; `None` (nothing
+    /// written) where PHP's decoder fails: malformed, overlong, a
+    /// surrogate, above U+10FFFF. 16 bytes are stored.
+    ///
+    /// One branch on the character's length; three- and four-byte
+    /// characters decoded with `pext` and written by [`unit_escapes`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have what [`super::x86::json_escape_avx512`] needs (the
+    /// caller enables it); 16 bytes must be writable at `dst`.
+    #[inline(always)]
+    pub(super) unsafe fn escape_char(b: u8, w: u32, dst: *mut u8) -> Option<(usize, usize)> {
+        // SAFETY: as documented.
+        unsafe {
+            if b < 0xE0 {
+                if b < 0xC2 || w & 0xC000 != 0x8000 {
+                    return None;
+                }
+                let word = super::json_unit_word(u32::from(b & 0x1F) << 6 | (w >> 8 & 0x3F));
+                dst.cast::<u64>().write_unaligned(word.to_le());
+                return Some((6, 2));
+            }
+            // The lead byte on top.
+            let x = w.swap_bytes();
+            let (units, written, width) = if b < 0xF0 {
+                let cp = _pext_u32(x, 0x0F3F_3F00);
+                if x & 0x00C0_C000 != 0x0080_8000 || cp < 0x800 || cp >> 11 == 0xD800 >> 11 {
+                    return None;
+                }
+                (cp << 16, 6, 3)
+            } else {
+                let cp = _pext_u32(x, 0x073F_3F3F);
+                // (F8 and up would lose bits.)
+                if x & 0x00C0_C0C0 != 0x0080_8080
+                    || cp.wrapping_sub(0x1_0000) >= 0x10_0000
+                    || b > 0xF4
+                {
+                    return None;
+                }
+                let v = cp - 0x1_0000;
+                (0xD800_DC00 | (v >> 10) << 16 | (v & 0x3FF), 12, 4)
+            };
+            _mm_storeu_si128(dst.cast(), unit_escapes(units));
+            Some((written, width))
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// Every lead byte from 0x80 up with every second byte and a few
+        /// third and fourth ones, against the scalar decoder and escaper.
+        #[test]
+        fn escape_char_matches_the_scalar_code() {
+            if !super::super::dense_available() {
+                return;
+            }
+            let tails = [
+                0x00u8, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF,
+            ];
+            for b in 0x80..=0xFFu8 {
+                for second in 0..=0xFFu8 {
+                    for third in tails {
+                        for fourth in tails {
+                            let w = u32::from_le_bytes([b, second, third, fourth]);
+                            let mut got = [0u8; 16];
+                            // SAFETY: the CPU has what the kernel needs
+                            // (checked above), and 16 bytes are writable.
+                            let r = unsafe { check(b, w, got.as_mut_ptr()) };
+                            let expected = super::super::json_decode_word(w).map(|(cp, width)| {
+                                let mut text = Vec::new();
+                                if cp >= 0x1_0000 {
+                                    let v = cp - 0x1_0000;
+                                    for u in [0xD800 | v >> 10, 0xDC00 | (v & 0x3FF)] {
+                                        let word = super::super::json_unit_word(u);
+                                        text.extend_from_slice(&word.to_le_bytes()[..6]);
+                                    }
+                                } else {
+                                    let word = super::super::json_unit_word(cp);
+                                    text.extend_from_slice(&word.to_le_bytes()[..6]);
+                                }
+                                (text, width)
+                            });
+                            match (r, expected) {
+                                (None, None) => {}
+                                (Some((written, width)), Some((text, len))) => {
+                                    assert_eq!((written, width), (text.len(), len), "{w:08X}");
+                                    assert_eq!(got[..written], text[..], "{w:08X}");
+                                }
+                                (r, e) => panic!("{w:08X}: {r:?} {e:?}"),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// [`super::escape_char`] compiled with the kernel's features.
+        #[target_feature(
+            enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+        )]
+        unsafe fn check(b: u8, w: u32, dst: *mut u8) -> Option<(usize, usize)> {
+            // SAFETY: the caller's.
+            unsafe { super::escape_char(b, w, dst) }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -562,6 +562,8 @@ mod kernel_tests {
             b"\xF0\x8F\xBF\xBF",
             b"\xF4\x90\x80\x80",
             b"\xF5\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xF8\x88\x80\x80",
             b"\xFF",
             b"\xE2\x80\xA8\xA9",
         ];
