@@ -453,7 +453,14 @@ mod x86 {
                         if four == 0 {
                             planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
                         } else {
-                            planes_run::<true>(src, i, out, len, lo_t, hi_t, letters)
+                            let (next, written) = super::x86_wide::planes_wide::<true>(
+                                src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                            );
+                            if next != i {
+                                (next, written)
+                            } else {
+                                planes_run::<true>(src, i, out, len, lo_t, hi_t, letters)
+                            }
                         }
                     } else {
                         (i, len)
@@ -1616,6 +1623,369 @@ mod x86_wide {
             };
             _mm_storeu_si128(dst.cast(), unit_escapes(units));
             Some((written, width))
+        }
+    }
+
+    /// High nibbles of a class: 0xFF for `from..=to`.
+    const fn nibble_class(from: usize, to: usize) -> [u8; 16] {
+        let mut t = [0u8; 16];
+        let mut k = from;
+        while k <= to {
+            t[k] = 0xFF;
+            k += 1;
+        }
+        t
+    }
+    static HIGH_L2: [u8; 16] = nibble_class(0xC, 0xD);
+    static HIGH_L3: [u8; 16] = nibble_class(0xE, 0xE);
+    static HIGH_L4: [u8; 16] = nibble_class(0xF, 0xF);
+    static HIGH_LEAD: [u8; 16] = nibble_class(0xC, 0xF);
+
+    /// Window of [`planes_wide`].
+    const WIDE: usize = 64;
+
+    /// A run of [`planes_wide`] ends at a window with fewer bytes from
+    /// 0x80 up than this.
+    const WIDE_STAY: u32 = 8;
+
+    /// Three planes of 64 bytes to 192: byte `o` of part `k` is byte
+    /// `(64k + o) / 3` of plane `(64k + o) % 3`. For planes 0 and 1 the
+    /// index into both (`p` or `64 + p`), for plane 2 `p`.
+    static WEAVE: [[u8; 64]; 3] = {
+        let mut t = [[0u8; 64]; 3];
+        let mut o = 0;
+        while o < 192 {
+            let (p, plane) = (o / 3, o % 3);
+            t[o / 64][o % 64] = if plane == 1 { 64 + p as u8 } else { p as u8 };
+            o += 1;
+        }
+        t
+    };
+
+    /// The bytes of each part of [`WEAVE`] that come from plane 2.
+    const WEAVE_PLANE_2: [u64; 3] = {
+        let mut t = [0u64; 3];
+        let mut o = 0;
+        while o < 192 {
+            if o % 3 == 2 {
+                t[o / 64] |= 1 << (o % 64);
+            }
+            o += 1;
+        }
+        t
+    };
+
+    /// A 16-byte table in each lane.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F (the caller enables it).
+    #[inline(always)]
+    unsafe fn table(t: &[u8; 16]) -> __m512i {
+        // SAFETY: the table is 16 bytes long; features as documented.
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) }
+    }
+
+    /// `x` in every byte.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F (the caller enables it).
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap)]
+    unsafe fn b(x: u8) -> __m512i {
+        // SAFETY: features as documented.
+        unsafe { _mm512_set1_epi8(x as i8) }
+    }
+
+    /// `m ? y : x` bytewise.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F (the caller enables it).
+    #[inline(always)]
+    unsafe fn sel(m: __m512i, y: __m512i, x: __m512i) -> __m512i {
+        // SAFETY: features as documented (0xCA is `a ? b : c`).
+        unsafe { _mm512_ternarylogic_epi32::<0xCA>(m, y, x) }
+    }
+
+    /// The high nibble of each byte.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 BW (the caller enables it).
+    #[inline(always)]
+    unsafe fn high_nibble(x: __m512i) -> __m512i {
+        // SAFETY: features as documented.
+        unsafe { _mm512_and_si512(_mm512_srli_epi16::<4>(x), _mm512_set1_epi8(0x0F)) }
+    }
+
+    /// Keiser and Lemire's UTF-8 errors of the bytes `cur` after `p1`,
+    /// `p2`, `p3`, nonzero where malformed (as `x86::utf8_errors`, on 64
+    /// bytes).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F and BW (the caller enables it).
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap)]
+    unsafe fn utf8_errors(
+        kl: [__m512i; 3],
+        cur: __m512i,
+        p1: __m512i,
+        p2: __m512i,
+        p3: __m512i,
+    ) -> __m512i {
+        // SAFETY: features as documented.
+        unsafe {
+            let e = _mm512_and_si512(
+                _mm512_and_si512(
+                    _mm512_shuffle_epi8(kl[0], high_nibble(p1)),
+                    _mm512_shuffle_epi8(kl[1], _mm512_and_si512(p1, _mm512_set1_epi8(0x0F))),
+                ),
+                _mm512_shuffle_epi8(kl[2], high_nibble(cur)),
+            );
+            let must23 = _mm512_and_si512(
+                _mm512_or_si512(
+                    _mm512_subs_epu8(p2, _mm512_set1_epi8((0xE0 - 0x80) as i8)),
+                    _mm512_subs_epu8(p3, _mm512_set1_epi8((0xF0 - 0x80) as i8)),
+                ),
+                _mm512_set1_epi8(0x80u8 as i8),
+            );
+            _mm512_xor_si512(must23, e)
+        }
+    }
+
+    /// `x86::planes_run` on 64-byte windows, every operation on 512-bit
+    /// vectors: text of three- and (with `FOUR`) four-byte characters
+    /// written as `\\uXXXX`, ASCII among it, with two-byte escapes for the
+    /// bytes to escape (`lo_t`, `hi_t`: [`JsonKernel`]'s lookups; `letters`
+    /// their second bytes). The same planes (each input byte gives one to
+    /// three output bytes, computed from it and its neighbours), woven
+    /// into three 64-byte parts and compressed. UTF-8 is checked three
+    /// bytes ahead; a window that fails writes only the end of the
+    /// character begun before it.
+    ///
+    /// Runs from `i` (a character start, at least 3) while a window has
+    /// at least [`WIDE_STAY`] bytes from 0x80 up and is well-formed, from
+    /// the first window with 131 bytes left (else it returns at once).
+    /// Returns where it stopped (a character start) and the new written
+    /// length of `out` (`len` on entry: the bytes of `out` written so
+    /// far).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have what [`super::x86::json_escape_avx512`] needs (the
+    /// caller enables it); `3 <= i`, `len <= out.capacity()`, the bytes of
+    /// `out` up to `len` written.
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+    pub(super) unsafe fn planes_wide<const FOUR: bool>(
+        src: &[u8],
+        mut i: usize,
+        out: &mut Vec<u8>,
+        mut len: usize,
+        lo_t: &[u8; 16],
+        hi_t: &[u8; 16],
+        letters: &[u8; 128],
+    ) -> (usize, usize) {
+        // Room for a window: three bytes per position, 64 stored past.
+        const ROOM: usize = 3 * WIDE + 64;
+        let n = src.len();
+        let sp = src.as_ptr();
+        // A continuation byte at the start (after a malformed sequence the
+        // caller skipped) is malformed itself, whatever the bytes before it.
+        // SAFETY: `i < n`.
+        if n - i < 2 * WIDE + 3 || unsafe { *sp.add(i) } & 0xC0 == 0x80 {
+            return (i, len);
+        }
+        // SAFETY (whole body): features as documented; loads are within
+        // `src` (from `i - 3`, with `3 <= i`, to `i + 67 <= n`), stores
+        // within the room reserved.
+        unsafe {
+            let (lo_t, hi_t) = (table(lo_t), table(hi_t));
+            let (t_l2, t_l3, t_l4, t_lead) = (
+                table(&HIGH_L2),
+                table(&HIGH_L3),
+                table(&HIGH_L4),
+                table(&HIGH_LEAD),
+            );
+            let kl = [
+                table(&super::UTF8_BYTE_1_HIGH),
+                table(&super::UTF8_BYTE_1_LOW),
+                table(&super::UTF8_BYTE_2_HIGH),
+            ];
+            let hex_table = table(b"0123456789abcdef");
+            let (letters_lo, letters_hi) = (
+                _mm512_loadu_si512(letters.as_ptr().cast()),
+                _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+            );
+            let nibble = b(0x0F);
+            let zero = _mm512_setzero_si512();
+            let mut entry = true;
+            // A window's loads reach `i + 67`. A window is taken whole only
+            // with 131 bytes left, so that after it the loads of one more
+            // always fit: that one writes only the end of a character the
+            // whole one began.
+            while n - i >= WIDE + 3 {
+                let whole = n - i >= 2 * WIDE + 3;
+                if out.capacity() - len < ROOM {
+                    out.set_len(len);
+                    out.reserve(ROOM);
+                }
+                let dst = out.as_mut_ptr().add(len);
+                let c = _mm512_loadu_si512(sp.add(i).cast());
+                let p1 = _mm512_loadu_si512(sp.add(i - 1).cast());
+                let p2 = _mm512_loadu_si512(sp.add(i - 2).cast());
+                let p3 = _mm512_loadu_si512(sp.add(i - 3).cast());
+                let n1 = _mm512_loadu_si512(sp.add(i + 1).cast());
+                let n2 = _mm512_loadu_si512(sp.add(i + 2).cast());
+                let n3 = _mm512_loadu_si512(sp.add(i + 3).cast());
+                let hc = high_nibble(c);
+                let special: u64 = _mm512_test_epi8_mask(
+                    _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
+                    _mm512_shuffle_epi8(hi_t, hc),
+                );
+                // The letters of two-byte escapes, when there is a byte to
+                // escape; a byte to escape without one is an error.
+                let (letter, no_letter) = if special == 0 {
+                    (zero, 0)
+                } else {
+                    let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
+                    (letter, special & _mm512_testn_epi8_mask(letter, letter))
+                };
+                let mut errors = utf8_errors(kl, n3, n2, n1, c);
+                if !FOUR {
+                    // Four-byte leads are for the other variant.
+                    errors = _mm512_or_si512(errors, _mm512_shuffle_epi8(t_l4, hc));
+                }
+                let mut bad: u64 = _mm512_test_epi8_mask(errors, errors) | no_letter;
+                let at_entry = entry;
+                if entry {
+                    let head = utf8_errors(kl, c, p1, p2, p3);
+                    bad |= _mm512_test_epi8_mask(head, head) & 0b111;
+                    entry = false;
+                }
+                let high: u64 = _mm512_movepi8_mask(c);
+                let ok = whole && bad == 0 && high.count_ones() >= WIDE_STAY;
+                // When this window fails, the leading continuation bytes
+                // finishing a character begun in the window before are
+                // still written (none at the run's entry: a character
+                // start): at most three, those the window before checked.
+                let carried = if ok || at_entry {
+                    0
+                } else {
+                    let cont = high & !_mm512_cmpge_epu8_mask(c, b(0xC0));
+                    ((!cont).trailing_zeros() as usize).min(3)
+                };
+                if !ok && carried == 0 {
+                    break;
+                }
+
+                // Roles of each byte, from its class and the classes of
+                // the bytes before it (as in `x86::planes_run`).
+                let (hp1, hp2, hp3) = (high_nibble(p1), high_nibble(p2), high_nibble(p3));
+                let lead = _mm512_shuffle_epi8(t_lead, hc);
+                let l2 = _mm512_shuffle_epi8(t_l2, hc);
+                let l2c = _mm512_shuffle_epi8(t_l2, hp1);
+                let l3c1 = _mm512_shuffle_epi8(t_l3, hp1);
+                let l3c2 = _mm512_shuffle_epi8(t_l3, hp2);
+
+                // Hex digit values: `p` the byte before, `c` the byte, `n`
+                // the byte after.
+                let c_lo = _mm512_and_si512(c, nibble);
+                let p1_2 = _mm512_slli_epi16::<2>(p1);
+                let x1 = sel(b(0x0C), p1_2, hc);
+                let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
+                let nb = _mm512_and_si512(p1, nibble);
+                let nd = _mm512_and_si512(_mm512_srli_epi16::<2>(c), nibble);
+                let mut d0 = sel(l3c1, nb, na);
+                d0 = sel(l3c2, x1, d0);
+                let mut d1 = sel(l3c1, nd, x1);
+                d1 = sel(l3c2, c_lo, d1);
+                let mut d2 = c_lo;
+                let mut escaped = lead;
+                let mut u_byte = lead;
+                let mut three = _mm512_or_si512(l2, l2c);
+                let mut d_byte = zero;
+                if FOUR {
+                    let l4 = _mm512_shuffle_epi8(t_l4, hc);
+                    let l4c1 = _mm512_shuffle_epi8(t_l4, hp1);
+                    let l4c2 = _mm512_shuffle_epi8(t_l4, hp2);
+                    let l4c3 = _mm512_shuffle_epi8(t_l4, hp3);
+                    let u1 = _mm512_sub_epi8(sel(b(0x1C), p1_2, hc), b(1));
+                    let ng = _mm512_ternarylogic_epi32::<0xEA>(
+                        _mm512_srli_epi16::<2>(u1),
+                        b(0x03),
+                        b(0x08),
+                    );
+                    let nh = sel(
+                        b(0x0C),
+                        _mm512_slli_epi16::<2>(u1),
+                        _mm512_and_si512(nd, b(0x03)),
+                    );
+                    let ni = sel(b(0x0C), _mm512_slli_epi16::<2>(c), high_nibble(n1));
+                    let nf = _mm512_ternarylogic_epi32::<0xEA>(na, b(0x03), b(0x0C));
+                    d0 = sel(l4c1, ng, d0);
+                    d0 = sel(l4c3, nf, d0);
+                    d1 = sel(l4c1, nh, d1);
+                    d2 = sel(l4c1, ni, d2);
+                    escaped = _mm512_or_si512(escaped, l4c2);
+                    u_byte = _mm512_or_si512(u_byte, l4c2);
+                    d_byte = _mm512_or_si512(l4, l4c2);
+                    three = _mm512_or_si512(
+                        three,
+                        _mm512_or_si512(_mm512_or_si512(l4, l4c1), _mm512_or_si512(l4c2, l4c3)),
+                    );
+                }
+                let mut q0 = sel(escaped, b(b'\\'), _mm512_shuffle_epi8(hex_table, d0));
+                q0 = _mm512_mask_mov_epi8(q0, !high, c);
+                let mut q1 = sel(u_byte, b(b'u'), _mm512_shuffle_epi8(hex_table, d1));
+                q1 = _mm512_maskz_mov_epi8(high, q1);
+                if special != 0 {
+                    q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
+                    q1 = _mm512_mask_mov_epi8(q1, special, letter);
+                }
+                let mut q2 = _mm512_shuffle_epi8(hex_table, d2);
+                if FOUR {
+                    q2 = sel(d_byte, b(b'd'), q2);
+                }
+                q2 = sel(l2, b(b'0'), q2);
+                // Three bytes: two-byte and four-byte characters.
+                q2 = _mm512_and_si512(q2, three);
+
+                let mut written = 0;
+                for (k, (weave, plane_2)) in WEAVE.iter().zip(WEAVE_PLANE_2).enumerate() {
+                    let index = _mm512_loadu_si512(weave.as_ptr().cast());
+                    let part = _mm512_mask_permutexvar_epi8(
+                        _mm512_permutex2var_epi8(q0, index, q1),
+                        plane_2,
+                        index,
+                        q2,
+                    );
+                    let mut keep: u64 = _mm512_test_epi8_mask(part, part);
+                    if !ok {
+                        // Only the end of the character begun before.
+                        if k > 0 {
+                            break;
+                        }
+                        keep &= (1u64 << (3 * carried)) - 1;
+                    }
+                    _mm512_storeu_si512(
+                        dst.add(written).cast(),
+                        _mm512_maskz_compress_epi8(keep, part),
+                    );
+                    written += keep.count_ones() as usize;
+                }
+                len += written;
+                if !ok {
+                    i += carried;
+                    return (i, len);
+                }
+                i += WIDE;
+            }
+            (i, len)
         }
     }
 

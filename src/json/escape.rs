@@ -654,6 +654,60 @@ mod kernel_tests {
 mod dense_tests {
     use super::*;
 
+    /// Text of four-byte characters (the 64-byte windows of the AVX-512
+    /// kernel) behind an ASCII prefix of every length, so that characters
+    /// cross window ends at every phase, with a piece (a special, a
+    /// three-byte character, malformed or cut sequences, stray
+    /// continuation bytes after a whole character) at every character
+    /// boundary of the first 160 bytes.
+    #[test]
+    fn four_byte_windows_match_the_reference() {
+        let pieces: &[&[u8]] = &[
+            b"",
+            b" ",
+            b"\"",
+            b"<",
+            "\u{2764}\u{FE0F}".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            b"\xF0\x9F\x98",
+            b"\xF0\x9F\x98\x80\x80\x80",
+            b"\xF0\x90\x90\x80\x80\x90\x80\x80",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xF8\x88\x80\x80",
+            b"\xED\xA0\x80",
+            b"\xFF",
+            b"\x80",
+        ];
+        let text = "😀🎉 👍🚀🐘 📦🔥".repeat(24);
+        for flags in [
+            JsonFlags::NONE,
+            JsonFlags::INVALID_UTF8_IGNORE | JsonFlags::HEX_TAG,
+            JsonFlags::INVALID_UTF8_SUBSTITUTE,
+        ] {
+            for prefix in 0..64 {
+                for piece in pieces {
+                    for at in (0..160).filter(|&at| text.is_char_boundary(at)) {
+                        let mut src = vec![b'a'; prefix];
+                        src.extend_from_slice(&text.as_bytes()[..at]);
+                        src.extend_from_slice(piece);
+                        src.extend_from_slice(&text.as_bytes()[at..]);
+                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                        let r1 = escape_string(&src, flags, &mut fast);
+                        let r2 = escape_string_reference(&src, flags, &mut plain);
+                        assert_eq!(r1, r2, "{src:02X?} {flags}");
+                        assert_eq!(
+                            String::from_utf8_lossy(&fast),
+                            String::from_utf8_lossy(&plain),
+                            "{src:02X?} {flags}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Dense multibyte text (the AVX-512 windows) with a four-byte
     /// character, a special and a malformed sequence at every offset, so
     /// that characters cross window ends in every way and windows fail
