@@ -398,15 +398,17 @@ mod x86 {
                 escapes[usize::from(b'"')]
             };
             let mut len = out.len();
+            // `out`'s buffer and capacity, taken again after each change.
+            let (mut dst, mut capacity) = (out.as_mut_ptr(), out.capacity());
             // Each window: `src[i..i + 64]` is in bounds, so are all loads
             // below (at most `i + 35 + 32`... see each).
             while n - i >= 2 * W {
-                if out.capacity() - len < ROOM {
+                if capacity - len < ROOM {
                     // SAFETY: the bytes up to `len` have been written.
                     out.set_len(len);
                     out.reserve(ROOM);
+                    (dst, capacity) = (out.as_mut_ptr(), out.capacity());
                 }
-                let dst = out.as_mut_ptr();
                 // SAFETY: `i + 32 <= n`.
                 let v = _mm256_loadu_si256(sp.add(i).cast());
                 let class = _mm256_and_si256(
@@ -465,10 +467,49 @@ mod x86 {
                     } else {
                         (i, len)
                     };
+                    // (The planes paths may have grown `out`.)
+                    (dst, capacity) = (out.as_mut_ptr(), out.capacity());
                     if next != i {
                         i = next;
                         len = written;
                         continue;
+                    }
+                }
+                if DENSE && !RAW {
+                    if high == 0 {
+                        let letters = if kernel.hex_quot {
+                            &super::JSON_LETTERS_HEX_QUOT
+                        } else {
+                            &super::JSON_LETTERS
+                        };
+                        if let Some(written) = pairs_window(v, special, W, dst.add(len), letters) {
+                            len += written;
+                            i += W;
+                            continue;
+                        }
+                    }
+                    // SAFETY: `i + 64 <= n`; `len + ROOM <= capacity`.
+                    match super::x86_wide::walk_window(
+                        src,
+                        i,
+                        v,
+                        special | high,
+                        dst,
+                        len,
+                        escapes,
+                        quot,
+                    ) {
+                        Ok((next, written)) => {
+                            i = next;
+                            len = written;
+                            continue;
+                        }
+                        Err((p, written)) => {
+                            // SAFETY: the bytes up to `written` have been
+                            // written.
+                            out.set_len(written);
+                            return p;
+                        }
                     }
                 }
                 let mut end = W;
@@ -571,19 +612,6 @@ mod x86 {
                         dst.add(len).cast::<u64>().write_unaligned(word.to_le());
                         len += (word >> 56) as usize;
                         last = j + 1;
-                    } else if DENSE && !RAW {
-                        // SAFETY: `p + 4 <= i + 35 <= n`.
-                        let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
-                        // SAFETY: `len + 16 <= capacity` (ROOM).
-                        let Some((written, width)) =
-                            super::x86_wide::escape_char(b, w, dst.add(len))
-                        else {
-                            // SAFETY: the bytes up to `len` have been written.
-                            out.set_len(len);
-                            return p;
-                        };
-                        len += written;
-                        last = j + width;
                     } else {
                         // SAFETY: `p + 4 <= i + 35 <= n`.
                         let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
@@ -1610,12 +1638,10 @@ mod x86_wide {
                 }
                 (cp << 16, 6, 3)
             } else {
-                let cp = _pext_u32(x, 0x073F_3F3F);
-                // (F8 and up would lose bits.)
-                if x & 0x00C0_C0C0 != 0x0080_8080
-                    || cp.wrapping_sub(0x1_0000) >= 0x10_0000
-                    || b > 0xF4
-                {
+                // Four bits of the lead byte, so that F8 and up are out of
+                // range too.
+                let cp = _pext_u32(x, 0x0F3F_3F3F);
+                if x & 0x00C0_C0C0 != 0x0080_8080 || cp.wrapping_sub(0x1_0000) >= 0x10_0000 {
                     return None;
                 }
                 let v = cp - 0x1_0000;
@@ -1623,6 +1649,83 @@ mod x86_wide {
             };
             _mm_storeu_si128(dst.cast(), unit_escapes(units));
             Some((written, width))
+        }
+    }
+
+    /// The escapes of a 32-byte window `v` of [`super::x86::json_escape_avx512`]
+    /// at `src[i..]` (with 64 bytes left), `m` its bytes to escape (at
+    /// least one): the window is stored at `dst + len`, then each escape
+    /// written over it in turn ([`escape_char`] for characters) and the
+    /// text after it stored again. A character may cross the window's end.
+    /// Returns where the next window starts and the new written length,
+    /// or where malformed UTF-8 starts and the length written before it.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have what [`super::x86::json_escape_avx512`] needs (the
+    /// caller enables it); `i + 64 <= src.len()`; `len + 6 * 35 + 64` bytes
+    /// writable at `dst`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    pub(super) unsafe fn walk_window(
+        src: &[u8],
+        mut i: usize,
+        v: __m256i,
+        m: u32,
+        dst: *mut u8,
+        mut len: usize,
+        escapes: &[u64; 128],
+        quot: u64,
+    ) -> Result<(usize, usize), (usize, usize)> {
+        const W: usize = 32;
+        let sp = src.as_ptr();
+        // SAFETY (whole body): loads within `src` (up to `i + 64`, four
+        // bytes at `i + 31` at most), stores within the room documented.
+        unsafe {
+            // `src[i + last..]` is stored at `dst + len` before each
+            // escape; the escape then overwrites what follows the run.
+            _mm256_storeu_si256(dst.add(len).cast(), v);
+            let mut m = u64::from(m);
+            let mut last = 0;
+            loop {
+                let j = m.trailing_zeros() as usize;
+                len += j - last;
+                let p = i + j;
+                let b = *sp.add(p);
+                if b < 0x80 {
+                    let word = if b == b'"' {
+                        quot
+                    } else {
+                        escapes[usize::from(b)]
+                    };
+                    dst.add(len).cast::<u64>().write_unaligned(word.to_le());
+                    len += (word >> 56) as usize;
+                    last = j + 1;
+                } else {
+                    let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
+                    let Some((written, width)) = escape_char(b, w, dst.add(len)) else {
+                        return Err((p, len));
+                    };
+                    len += written;
+                    last = j + width;
+                }
+                // `last <= 35`.
+                m &= u64::MAX << last;
+                if m == 0 {
+                    break;
+                }
+                let rest = _mm256_loadu_si256(sp.add(i + last).cast());
+                _mm256_storeu_si256(dst.add(len).cast(), rest);
+            }
+            if last < W {
+                let rest = _mm256_loadu_si256(sp.add(i + last).cast());
+                _mm256_storeu_si256(dst.add(len).cast(), rest);
+                len += W - last;
+                i += W;
+            } else {
+                i += last;
+            }
+            Ok((i, len))
         }
     }
 
