@@ -403,6 +403,11 @@ mod x86 {
             // Each window: `src[i..i + 64]` is in bounds, so are all loads
             // below (at most `i + 35 + 32`... see each).
             while n - i >= 2 * W {
+                if !DENSE {
+                    // (Read again in each window: the AVX2 kernel was
+                    // faster so.)
+                    (dst, capacity) = (out.as_mut_ptr(), out.capacity());
+                }
                 if capacity - len < ROOM {
                     // SAFETY: the bytes up to `len` have been written.
                     out.set_len(len);
