@@ -1757,27 +1757,19 @@ mod x86_wide {
     const WIDE_STAY: u32 = 8;
 
     /// Three planes of 64 bytes to 192: byte `o` of part `k` is byte
-    /// `(64k + o) / 3` of plane `(64k + o) % 3`. For planes 0 and 1 the
-    /// index into both (`p` or `64 + p`), for plane 2 `p`.
+    /// `p = (64k + o) / 3` of plane `(64k + o) % 3`, taken from planes 0
+    /// and 1 cut down to their 128-bit lanes `k` and `k + 1` (the first
+    /// 64 bytes of the table) and plane 2 (the next 64).
     static WEAVE: [[u8; 64]; 3] = {
         let mut t = [[0u8; 64]; 3];
         let mut o = 0;
         while o < 192 {
-            let (p, plane) = (o / 3, o % 3);
-            t[o / 64][o % 64] = if plane == 1 { 64 + p as u8 } else { p as u8 };
-            o += 1;
-        }
-        t
-    };
-
-    /// The bytes of each part of [`WEAVE`] that come from plane 2.
-    const WEAVE_PLANE_2: [u64; 3] = {
-        let mut t = [0u64; 3];
-        let mut o = 0;
-        while o < 192 {
-            if o % 3 == 2 {
-                t[o / 64] |= 1 << (o % 64);
-            }
+            let (k, p, plane) = (o / 64, o / 3, o % 3);
+            t[k][o % 64] = match plane {
+                0 => (p - 16 * k) as u8,
+                1 => (32 + p - 16 * k) as u8,
+                _ => 64 + p as u8,
+            };
             o += 1;
         }
         t
@@ -2063,15 +2055,16 @@ mod x86_wide {
                 // Three bytes: two-byte and four-byte characters.
                 q2 = _mm512_and_si512(q2, three);
 
+                // Planes 0 and 1 cut down to the lanes each part needs.
+                let lanes = [
+                    _mm512_shuffle_i64x2::<0x44>(q0, q1),
+                    _mm512_shuffle_i64x2::<0x99>(q0, q1),
+                    _mm512_shuffle_i64x2::<0xEE>(q0, q1),
+                ];
                 let mut written = 0;
-                for (k, (weave, plane_2)) in WEAVE.iter().zip(WEAVE_PLANE_2).enumerate() {
+                for (k, (weave, lanes)) in WEAVE.iter().zip(lanes).enumerate() {
                     let index = _mm512_loadu_si512(weave.as_ptr().cast());
-                    let part = _mm512_mask_permutexvar_epi8(
-                        _mm512_permutex2var_epi8(q0, index, q1),
-                        plane_2,
-                        index,
-                        q2,
-                    );
+                    let part = _mm512_permutex2var_epi8(lanes, index, q2);
                     let mut keep: u64 = _mm512_test_epi8_mask(part, part);
                     if !ok {
                         // Only the end of the character begun before.
