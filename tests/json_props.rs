@@ -174,6 +174,26 @@ fn emoji_text() -> impl Strategy<Value = Vec<u8>> {
         .prop_map(|(pre, parts)| [vec![b'p'; pre], parts.concat()].concat())
 }
 
+/// CJK-like text: mostly three-byte characters, ASCII now and then, and
+/// the pieces of [`among_four_byte`].
+fn three_byte_text() -> impl Strategy<Value = Vec<u8>> {
+    (
+        0..=70usize,
+        prop::collection::vec(
+            prop_oneof![
+                12 => (0x800u32..=0xFFFF)
+                    .prop_filter_map("a scalar value", char::from_u32)
+                    .prop_map(|c| c.to_string().into_bytes()),
+                2 => Just(b" ".to_vec()),
+                1 => "[a-z]{1,3}".prop_map(String::into_bytes),
+                1 => among_four_byte(),
+            ],
+            0..160,
+        ),
+    )
+        .prop_map(|(pre, parts)| [vec![b'p'; pre], parts.concat()].concat())
+}
+
 /// English with a four-byte character every few words (sparse), and
 /// other pieces now and then.
 fn sparse_emoji_text() -> impl Strategy<Value = Vec<u8>> {
@@ -196,6 +216,11 @@ proptest! {
 
     #[test]
     fn fast_equals_reference_on_emoji_text(input in emoji_text(), flags in flags()) {
+        assert_same(&input, flags);
+    }
+
+    #[test]
+    fn fast_equals_reference_on_three_byte_text(input in three_byte_text(), flags in flags()) {
         assert_same(&input, flags);
     }
 

@@ -458,7 +458,14 @@ mod x86 {
                             as u32
                             & high;
                         if four == 0 {
-                            planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
+                            let (next, written) = super::x86_wide::planes_wide::<false>(
+                                src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                            );
+                            if next != i {
+                                (next, written)
+                            } else {
+                                planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
+                            }
                         } else {
                             let (next, written) = super::x86_wide::planes_wide::<true>(
                                 src, i, out, len, &kernel.lo, &kernel.hi, letters,

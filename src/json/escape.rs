@@ -654,14 +654,14 @@ mod kernel_tests {
 mod dense_tests {
     use super::*;
 
-    /// Text of four-byte characters (the 64-byte windows of the AVX-512
-    /// kernel) behind an ASCII prefix of every length, so that characters
-    /// cross window ends at every phase, with a piece (a special, a
-    /// three-byte character, malformed or cut sequences, stray
-    /// continuation bytes after a whole character) at every character
-    /// boundary of the first 160 bytes.
+    /// Text of four-byte characters and text of three-byte characters
+    /// (the 64-byte windows of the AVX-512 kernel) behind an ASCII prefix
+    /// of every length, so that characters cross window ends at every
+    /// phase, with a piece (a special, a character of another length,
+    /// malformed or cut sequences, stray continuation bytes after a whole
+    /// character) at every character boundary of the first 160 bytes.
     #[test]
-    fn four_byte_windows_match_the_reference() {
+    fn wide_windows_match_the_reference() {
         let pieces: &[&[u8]] = &[
             b"",
             b" ",
@@ -679,13 +679,22 @@ mod dense_tests {
             b"\xED\xA0\x80",
             b"\xFF",
             b"\x80",
+            b"\xE5\xAD",
+            b"\xE5\xAD\x97\x80\x80",
+            "é".as_bytes(),
         ];
-        let text = "😀🎉 👍🚀🐘 📦🔥".repeat(24);
-        for flags in [
-            JsonFlags::NONE,
-            JsonFlags::INVALID_UTF8_IGNORE | JsonFlags::HEX_TAG,
-            JsonFlags::INVALID_UTF8_SUBSTITUTE,
-        ] {
+        let texts = [
+            "😀🎉 👍🚀🐘 📦🔥".repeat(24),
+            "日本語の文書、解析 する。한국어".repeat(12),
+        ];
+        for (text, flags) in texts.iter().flat_map(|text| {
+            [
+                JsonFlags::NONE,
+                JsonFlags::INVALID_UTF8_IGNORE | JsonFlags::HEX_TAG,
+                JsonFlags::INVALID_UTF8_SUBSTITUTE,
+            ]
+            .map(|flags| (text, flags))
+        }) {
             for prefix in 0..64 {
                 for piece in pieces {
                     for at in (0..160).filter(|&at| text.is_char_boundary(at)) {
