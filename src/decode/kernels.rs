@@ -1155,13 +1155,16 @@ mod x86 {
             let sel =
                 |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
             let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
-            // The run starts at a character: its first byte may not be a
-            // continuation byte. After that, each window's last lead is
-            // checked against the byte after the window.
-            if *sp.add(i) & 0xC0 == 0x80 {
-                return (i, len);
-            }
+            // No window may start with a continuation byte: the run starts
+            // at a character, and a lead at a window's end takes its second
+            // byte along, so one there is malformed (it is checked here,
+            // not with the window's other bytes). Each window's leads are
+            // checked against the bytes after them, the byte after the
+            // window included.
             while n - i >= 2 * JSON_WINDOW {
+                if *sp.add(i) & 0xC0 == 0x80 {
+                    break;
+                }
                 if out.capacity() - len < ROOM {
                     out.set_len(len);
                     out.reserve(ROOM);

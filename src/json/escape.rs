@@ -748,6 +748,8 @@ mod dense_tests {
             b"\xF0\x9F\x98\x80\x80\x80",
             b"\xF0\x90\x90\x80\x80\x90\x80\x80",
             b"\xF5\x80\x80\x80",
+            b"\xD0\xB6\x80",
+            b"\xC3\xA9\x80\x80",
         ];
         for flags in [
             JsonFlags::NONE,
