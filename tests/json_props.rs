@@ -174,14 +174,15 @@ fn emoji_text() -> impl Strategy<Value = Vec<u8>> {
         .prop_map(|(pre, parts)| [vec![b'p'; pre], parts.concat()].concat())
 }
 
-/// CJK-like text: mostly three-byte characters, ASCII now and then, and
-/// the pieces of [`among_four_byte`].
-fn three_byte_text() -> impl Strategy<Value = Vec<u8>> {
+/// Text mostly of characters from `chars` (two- or three-byte ones: Latin,
+/// Cyrillic, CJK), ASCII now and then, and the pieces of
+/// [`among_four_byte`].
+fn text_of(chars: std::ops::RangeInclusive<u32>) -> impl Strategy<Value = Vec<u8>> {
     (
         0..=70usize,
         prop::collection::vec(
             prop_oneof![
-                12 => (0x800u32..=0xFFFF)
+                12 => chars
                     .prop_filter_map("a scalar value", char::from_u32)
                     .prop_map(|c| c.to_string().into_bytes()),
                 2 => Just(b" ".to_vec()),
@@ -220,7 +221,12 @@ proptest! {
     }
 
     #[test]
-    fn fast_equals_reference_on_three_byte_text(input in three_byte_text(), flags in flags()) {
+    fn fast_equals_reference_on_three_byte_text(input in text_of(0x800..=0xFFFF), flags in flags()) {
+        assert_same(&input, flags);
+    }
+
+    #[test]
+    fn fast_equals_reference_on_two_byte_text(input in text_of(0x80..=0x7FF), flags in flags()) {
         assert_same(&input, flags);
     }
 

@@ -452,7 +452,14 @@ mod x86 {
                         as u32
                         & high;
                     let (next, written) = if long == 0 {
-                        planes_two(src, i, out, len, lo_t, hi_t, letters)
+                        let (next, written) = super::x86_wide::planes_two_wide(
+                            src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                        );
+                        if next != i {
+                            (next, written)
+                        } else {
+                            planes_two(src, i, out, len, lo_t, hi_t, letters)
+                        }
                     } else if high.count_ones() >= PLANES_MIN_LONG {
                         let four = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17)))
                             as u32
@@ -2095,6 +2102,173 @@ mod x86_wide {
                     return (i, len);
                 }
                 i += WIDE;
+            }
+            (i, len)
+        }
+    }
+
+    /// High nibbles 8 to B: continuation bytes.
+    static HIGH_CONT: [u8; 16] = nibble_class(0x8, 0xB);
+    /// High nibbles E and F: leads of three- and four-byte characters.
+    static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
+
+    /// `x86::planes_two` on 64-byte windows, every operation on 512-bit
+    /// vectors: text whose only multibyte characters are two bytes long,
+    /// written as `\\uXXXX` (each lead gives `\\u0`, each second byte the
+    /// other three hex digits), ASCII among it, with two-byte escapes for
+    /// the bytes to escape (`lo_t`, `hi_t`, `letters` as for
+    /// [`planes_wide`]). A window is well-formed when every lead (C2 to
+    /// DF) is followed by a continuation byte and every continuation byte
+    /// follows a lead, the byte after the window included.
+    ///
+    /// Runs from `i` (a character start, at least 3) while a window has
+    /// at least [`WIDE_STAY`] bytes from 0x80 up and is of this kind, from
+    /// the first window with 128 bytes left (else it returns at once).
+    /// Returns where it stopped (a character start) and the new written
+    /// length of `out` (`len` on entry: the bytes of `out` written so
+    /// far).
+    ///
+    /// # Safety
+    ///
+    /// As [`planes_wide`].
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+    #[allow(clippy::too_many_lines)]
+    pub(super) unsafe fn planes_two_wide(
+        src: &[u8],
+        mut i: usize,
+        out: &mut Vec<u8>,
+        mut len: usize,
+        lo_t: &[u8; 16],
+        hi_t: &[u8; 16],
+        letters: &[u8; 128],
+    ) -> (usize, usize) {
+        // Room for a window: three bytes per position, 64 stored past, and
+        // the end of a character crossing the window's end.
+        const ROOM: usize = 3 * WIDE + 64 + 8;
+        let n = src.len();
+        let sp = src.as_ptr();
+        if n - i < 2 * WIDE {
+            return (i, len);
+        }
+        // SAFETY (whole body): features as documented; loads are within
+        // `src` (from `i - 1`, with `3 <= i`, to `i + 65 <= n`), stores
+        // within the room reserved.
+        unsafe {
+            let (lo_t, hi_t) = (table(lo_t), table(hi_t));
+            let (t_lead, t_cont, t_long) = (table(&HIGH_L2), table(&HIGH_CONT), table(&HIGH_LONG));
+            let hex_table = table(b"0123456789abcdef");
+            let (letters_lo, letters_hi) = (
+                _mm512_loadu_si512(letters.as_ptr().cast()),
+                _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+            );
+            let nibble = b(0x0F);
+            let zero = _mm512_setzero_si512();
+            // No window may start with a continuation byte (as in
+            // `x86::planes_two`); each window's leads are checked against
+            // the bytes after them, the byte after the window included.
+            while n - i >= 2 * WIDE {
+                if *sp.add(i) & 0xC0 == 0x80 {
+                    break;
+                }
+                if out.capacity() - len < ROOM {
+                    out.set_len(len);
+                    out.reserve(ROOM);
+                }
+                let dst = out.as_mut_ptr().add(len);
+                let c = _mm512_loadu_si512(sp.add(i).cast());
+                let p1 = _mm512_loadu_si512(sp.add(i - 1).cast());
+                let n1 = _mm512_loadu_si512(sp.add(i + 1).cast());
+                let hc = high_nibble(c);
+                let lead = _mm512_shuffle_epi8(t_lead, hc);
+                let cont = _mm512_shuffle_epi8(t_cont, hc);
+                let next_cont = _mm512_shuffle_epi8(t_cont, high_nibble(n1));
+                let special: u64 = _mm512_test_epi8_mask(
+                    _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
+                    _mm512_shuffle_epi8(hi_t, hc),
+                );
+                // The letters of two-byte escapes, when there is a byte to
+                // escape; a byte to escape without one is an error.
+                let (letter, no_letter) = if special == 0 {
+                    (zero, 0)
+                } else {
+                    let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
+                    (letter, special & _mm512_testn_epi8_mask(letter, letter))
+                };
+                // Malformed or not for this path: a lead not followed by a
+                // continuation byte or the other way round (a continuation
+                // byte at the window's start follows the previous window's
+                // last lead, checked there), C0 and C1, longer characters,
+                // escapes of six bytes.
+                let errors = _mm512_or_si512(
+                    _mm512_xor_si512(lead, next_cont),
+                    _mm512_shuffle_epi8(t_long, hc),
+                );
+                let bad = _mm512_test_epi8_mask(errors, errors)
+                    | no_letter
+                    | _mm512_cmpeq_epi8_mask(_mm512_and_si512(c, b(0xFE)), b(0xC0));
+                let high: u64 = _mm512_movepi8_mask(c);
+                if bad != 0 || high.count_ones() < WIDE_STAY {
+                    break;
+                }
+                // Two hex digits from the lead (before), one and a half
+                // from the second byte.
+                let x1 = _mm512_ternarylogic_epi32::<0xF8>(
+                    _mm512_and_si512(_mm512_slli_epi16::<2>(p1), b(0x0C)),
+                    hc,
+                    b(0x03),
+                );
+                let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
+                let mut q0 = _mm512_mask_mov_epi8(_mm512_shuffle_epi8(hex_table, na), !high, c);
+                q0 = sel(lead, b(b'\\'), q0);
+                let mut q1 = sel(lead, b(b'u'), _mm512_shuffle_epi8(hex_table, x1));
+                q1 = _mm512_maskz_mov_epi8(high, q1);
+                if special != 0 {
+                    q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
+                    q1 = _mm512_mask_mov_epi8(q1, special, letter);
+                }
+                let q2 = _mm512_and_si512(
+                    sel(
+                        lead,
+                        b(b'0'),
+                        _mm512_shuffle_epi8(hex_table, _mm512_and_si512(c, nibble)),
+                    ),
+                    _mm512_or_si512(lead, cont),
+                );
+                let lanes = [
+                    _mm512_shuffle_i64x2::<0x44>(q0, q1),
+                    _mm512_shuffle_i64x2::<0x99>(q0, q1),
+                    _mm512_shuffle_i64x2::<0xEE>(q0, q1),
+                ];
+                let mut written = 0;
+                for (weave, lanes) in WEAVE.iter().zip(lanes) {
+                    let part = _mm512_permutex2var_epi8(
+                        lanes,
+                        _mm512_loadu_si512(weave.as_ptr().cast()),
+                        q2,
+                    );
+                    let keep: u64 = _mm512_test_epi8_mask(part, part);
+                    _mm512_storeu_si512(
+                        dst.add(written).cast(),
+                        _mm512_maskz_compress_epi8(keep, part),
+                    );
+                    written += keep.count_ones() as usize;
+                }
+                len += written;
+                i += WIDE;
+                // A lead at the window's end: its second byte goes with it
+                // (it was checked above); the next window starts after it.
+                if *sp.add(i - 1) >= 0xC0 {
+                    let (lead_byte, second) = (u32::from(*sp.add(i - 1)), u32::from(*sp.add(i)));
+                    let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
+                    let word = super::json_unit_word(cp) >> 24; // the last three digits
+                    out.as_mut_ptr()
+                        .add(len)
+                        .cast::<u32>()
+                        .write_unaligned((word as u32).to_le());
+                    len += 3;
+                    i += 1;
+                }
             }
             (i, len)
         }

@@ -654,8 +654,8 @@ mod kernel_tests {
 mod dense_tests {
     use super::*;
 
-    /// Text of four-byte characters and text of three-byte characters
-    /// (the 64-byte windows of the AVX-512 kernel) behind an ASCII prefix
+    /// Text of four-, three- and two-byte characters (the 64-byte windows
+    /// of the AVX-512 kernel) behind an ASCII prefix
     /// of every length, so that characters cross window ends at every
     /// phase, with a piece (a special, a character of another length,
     /// malformed or cut sequences, stray continuation bytes after a whole
@@ -682,10 +682,19 @@ mod dense_tests {
             b"\xE5\xAD",
             b"\xE5\xAD\x97\x80\x80",
             "é".as_bytes(),
+            b"\xC3",
+            b"\xC3\xA9\x80",
+            b"\xC0\x80",
+            b"\xC1\xBF",
+            b"/",
+            b"\\",
+            b"\n",
         ];
         let texts = [
             "😀🎉 👍🚀🐘 📦🔥".repeat(24),
             "日本語の文書、解析 する。한국어".repeat(12),
+            "съешь же ещё этих мягких булок, да выпей чаю ".repeat(6),
+            "près du mälström où brûlent les novæ ".repeat(8),
         ];
         for (text, flags) in texts.iter().flat_map(|text| {
             [
