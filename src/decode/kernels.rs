@@ -531,6 +531,25 @@ mod x86 {
                         }
                     }
                 }
+                if RAW && high != 0 {
+                    // Text to copy: whole windows checked three bytes
+                    // ahead, while there is nothing to escape.
+                    let (next, written) = super::x86_wide::raw_run(
+                        src,
+                        i,
+                        out,
+                        len,
+                        lo_t,
+                        hi_t,
+                        kernel.raw_terminators,
+                    );
+                    (dst, capacity) = (out.as_mut_ptr(), out.capacity());
+                    if next != i {
+                        i = next;
+                        len = written;
+                        continue;
+                    }
+                }
                 let mut end = W;
                 let mut m = special | high;
                 if RAW && high != 0 {
@@ -1582,8 +1601,15 @@ pub(crate) fn json_escape_run(
     i
 }
 
-/// Parts of [`json_escape_run`]'s AVX-512 kernel kept apart from the rest
-/// of the kernels.
+/// Parts of [`json_escape_run`]'s kernels kept apart from the rest of the
+/// kernels: with AVX-512, text written as `\uXXXX` in 64-byte windows on
+/// 512-bit vectors ([`planes_wide`](x86_wide::planes_wide) for three- and
+/// four-byte characters, [`planes_two_wide`](x86_wide::planes_two_wide)
+/// for two-byte ones) and the walk through windows with few escapes
+/// ([`walk_window`](x86_wide::walk_window), each character escaped by
+/// [`escape_char`](x86_wide::escape_char)); with AVX2 too, text copied as
+/// it is under `JSON_UNESCAPED_UNICODE`
+/// ([`raw_run`](x86_wide::raw_run)).
 #[cfg(target_arch = "x86_64")]
 mod x86_wide {
     use std::arch::x86_64::*;
@@ -1751,6 +1777,155 @@ mod x86_wide {
         }
     }
 
+    /// Keiser and Lemire's UTF-8 errors of the bytes `cur` after `p1`,
+    /// `p2`, `p3` on 32 bytes (`kl`: the three lookups), nonzero where
+    /// malformed.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2 (the caller enables it).
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap)]
+    unsafe fn utf8_errors_256(
+        kl: [__m256i; 3],
+        cur: __m256i,
+        p1: __m256i,
+        p2: __m256i,
+        p3: __m256i,
+    ) -> __m256i {
+        // SAFETY: AVX2 as documented.
+        unsafe {
+            let nibble = _mm256_set1_epi8(0x0F);
+            let e = _mm256_and_si256(
+                _mm256_and_si256(
+                    _mm256_shuffle_epi8(kl[0], _mm256_and_si256(_mm256_srli_epi16(p1, 4), nibble)),
+                    _mm256_shuffle_epi8(kl[1], _mm256_and_si256(p1, nibble)),
+                ),
+                _mm256_shuffle_epi8(kl[2], _mm256_and_si256(_mm256_srli_epi16(cur, 4), nibble)),
+            );
+            let must23 = _mm256_and_si256(
+                _mm256_or_si256(
+                    _mm256_subs_epu8(p2, _mm256_set1_epi8((0xE0 - 0x80) as i8)),
+                    _mm256_subs_epu8(p3, _mm256_set1_epi8((0xF0 - 0x80) as i8)),
+                ),
+                _mm256_set1_epi8(0x80u8 as i8),
+            );
+            _mm256_xor_si256(must23, e)
+        }
+    }
+
+    /// Text copied as it is (`JSON_UNESCAPED_UNICODE`), 32 bytes at a time
+    /// from `i` (a character start) with nothing to escape: each window is
+    /// checked to be well-formed UTF-8 three bytes ahead, so that it is
+    /// stored whole, a character crossing its end included, and the next
+    /// window starts 32 bytes on whatever the text. Runs while 64 bytes are
+    /// left and each window has bytes from 0x80 up, no byte to escape (`lo_t`,
+    /// `hi_t`: [`super::JsonKernel`]'s lookups) and, unless `raw_terminators`, no
+    /// U+2028 or U+2029 begins in it. Returns where it stopped (a character
+    /// start: a character begun in the last window stored is taken back)
+    /// and the new written length of `out` (`len` on entry: the bytes of
+    /// `out` written so far).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2 (the caller enables it); `len <=
+    /// out.capacity()`, the bytes of `out` up to `len` written.
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+    pub(super) unsafe fn raw_run(
+        src: &[u8],
+        mut i: usize,
+        out: &mut Vec<u8>,
+        mut len: usize,
+        lo_t: __m256i,
+        hi_t: __m256i,
+        raw_terminators: bool,
+    ) -> (usize, usize) {
+        const W: usize = 32;
+        let n = src.len();
+        let sp = src.as_ptr();
+        // SAFETY (whole body): AVX2 as documented; loads within `src` (up
+        // to `i + 35 <= n`, and back to the run's start), stores within the
+        // room reserved.
+        unsafe {
+            let kl = [
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    super::UTF8_BYTE_1_HIGH.as_ptr().cast(),
+                )),
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    super::UTF8_BYTE_1_LOW.as_ptr().cast(),
+                )),
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    super::UTF8_BYTE_2_HIGH.as_ptr().cast(),
+                )),
+            ];
+            let nibble = _mm256_set1_epi8(0x0F);
+            let (e2, x80, a9, one) = (
+                _mm256_set1_epi8(0xE2u8 as i8),
+                _mm256_set1_epi8(0x80u8 as i8),
+                _mm256_set1_epi8(0xA9u8 as i8),
+                _mm256_set1_epi8(1),
+            );
+            let start = i;
+            // The run's first three bytes, with nothing before them (a
+            // character starts at `i`); after that each window checks three
+            // bytes ahead.
+            let v = _mm256_loadu_si256(sp.add(i).cast());
+            let before = _mm256_permute2x128_si256(v, v, 0x08);
+            let head = _mm256_and_si256(
+                utf8_errors_256(
+                    kl,
+                    v,
+                    _mm256_alignr_epi8(v, before, 15),
+                    _mm256_alignr_epi8(v, before, 14),
+                    _mm256_alignr_epi8(v, before, 13),
+                ),
+                _mm256_setr_epi32(0x00FF_FFFF, 0, 0, 0, 0, 0, 0, 0),
+            );
+            if _mm256_testz_si256(head, head) == 0 {
+                return (i, len);
+            }
+            while n - i >= 2 * W {
+                if out.capacity() - len < W {
+                    out.set_len(len);
+                    out.reserve(W);
+                }
+                let v = _mm256_loadu_si256(sp.add(i).cast());
+                let n1 = _mm256_loadu_si256(sp.add(i + 1).cast());
+                let n2 = _mm256_loadu_si256(sp.add(i + 2).cast());
+                let n3 = _mm256_loadu_si256(sp.add(i + 3).cast());
+                let special = _mm256_and_si256(
+                    _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
+                    _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+                );
+                let mut stop = _mm256_or_si256(special, utf8_errors_256(kl, n3, n2, n1, v));
+                if !raw_terminators {
+                    // E2 80 A8 or E2 80 A9 begins here.
+                    stop = _mm256_or_si256(
+                        stop,
+                        _mm256_and_si256(
+                            _mm256_and_si256(_mm256_cmpeq_epi8(v, e2), _mm256_cmpeq_epi8(n1, x80)),
+                            _mm256_cmpeq_epi8(_mm256_or_si256(n2, one), a9),
+                        ),
+                    );
+                }
+                if _mm256_testz_si256(stop, stop) == 0 || _mm256_movemask_epi8(v) == 0 {
+                    break;
+                }
+                _mm256_storeu_si256(out.as_mut_ptr().add(len).cast(), v);
+                len += W;
+                i += W;
+            }
+            // Back to the start of a character the last window stored
+            // began (its continuation bytes here were checked).
+            let mut back = 0;
+            while i - back > start && *sp.add(i - back) & 0xC0 == 0x80 {
+                back += 1;
+            }
+            (i - back, len - back)
+        }
+    }
+
     /// High nibbles of a class: 0xFF for `from..=to`.
     const fn nibble_class(from: usize, to: usize) -> [u8; 16] {
         let mut t = [0u8; 16];
@@ -1876,7 +2051,7 @@ mod x86_wide {
     /// `x86::planes_run` on 64-byte windows, every operation on 512-bit
     /// vectors: text of three- and (with `FOUR`) four-byte characters
     /// written as `\\uXXXX`, ASCII among it, with two-byte escapes for the
-    /// bytes to escape (`lo_t`, `hi_t`: [`JsonKernel`]'s lookups; `letters`
+    /// bytes to escape (`lo_t`, `hi_t`: [`super::JsonKernel`]'s lookups; `letters`
     /// their second bytes). The same planes (each input byte gives one to
     /// three output bytes, computed from it and its neighbours), woven
     /// into three 64-byte parts and compressed. UTF-8 is checked three

@@ -655,7 +655,8 @@ mod dense_tests {
     use super::*;
 
     /// Text of four-, three- and two-byte characters (the 64-byte windows
-    /// of the AVX-512 kernel) behind an ASCII prefix
+    /// of the AVX-512 kernel, and text copied as it is) behind an ASCII
+    /// prefix
     /// of every length, so that characters cross window ends at every
     /// phase, with a piece (a special, a character of another length,
     /// malformed or cut sequences, stray continuation bytes after a whole
@@ -689,6 +690,8 @@ mod dense_tests {
             b"/",
             b"\\",
             b"\n",
+            "\u{2028}".as_bytes(),
+            "\u{2029}".as_bytes(),
         ];
         let texts = [
             "😀🎉 👍🚀🐘 📦🔥".repeat(24),
@@ -701,6 +704,10 @@ mod dense_tests {
                 JsonFlags::NONE,
                 JsonFlags::INVALID_UTF8_IGNORE | JsonFlags::HEX_TAG,
                 JsonFlags::INVALID_UTF8_SUBSTITUTE,
+                JsonFlags::UNESCAPED_UNICODE,
+                JsonFlags::UNESCAPED_UNICODE
+                    | JsonFlags::UNESCAPED_LINE_TERMINATORS
+                    | JsonFlags::INVALID_UTF8_SUBSTITUTE,
             ]
             .map(|flags| (text, flags))
         }) {
