@@ -534,15 +534,27 @@ mod x86 {
                 if RAW && high != 0 {
                     // Text to copy: whole windows checked three bytes
                     // ahead, while there is nothing to escape.
-                    let (next, written) = super::x86_wide::raw_run(
-                        src,
-                        i,
-                        out,
-                        len,
-                        lo_t,
-                        hi_t,
-                        kernel.raw_terminators,
-                    );
+                    let (next, written) = if DENSE {
+                        super::x86_wide::raw_run_avx512(
+                            src,
+                            i,
+                            out,
+                            len,
+                            lo_t,
+                            hi_t,
+                            kernel.raw_terminators,
+                        )
+                    } else {
+                        super::x86_wide::raw_run_avx2(
+                            src,
+                            i,
+                            out,
+                            len,
+                            lo_t,
+                            hi_t,
+                            kernel.raw_terminators,
+                        )
+                    };
                     (dst, capacity) = (out.as_mut_ptr(), out.capacity());
                     if next != i {
                         i = next;
@@ -1832,7 +1844,7 @@ mod x86_wide {
     /// out.capacity()`, the bytes of `out` up to `len` written.
     #[inline(always)]
     #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
-    pub(super) unsafe fn raw_run(
+    unsafe fn raw_run(
         src: &[u8],
         mut i: usize,
         out: &mut Vec<u8>,
@@ -1885,6 +1897,7 @@ mod x86_wide {
             if _mm256_testz_si256(head, head) == 0 {
                 return (i, len);
             }
+            let mut ascii = 0;
             while n - i >= 2 * W {
                 if out.capacity() - len < W {
                     out.set_len(len);
@@ -1909,7 +1922,17 @@ mod x86_wide {
                         ),
                     );
                 }
-                if _mm256_testz_si256(stop, stop) == 0 || _mm256_movemask_epi8(v) == 0 {
+                if _mm256_testz_si256(stop, stop) == 0 {
+                    break;
+                }
+                // Two windows of ASCII in a row: the rest may be ASCII text,
+                // for the caller's faster loop.
+                ascii = if _mm256_movemask_epi8(v) == 0 {
+                    ascii + 1
+                } else {
+                    0
+                };
+                if ascii == 2 {
                     break;
                 }
                 _mm256_storeu_si256(out.as_mut_ptr().add(len).cast(), v);
@@ -1924,6 +1947,51 @@ mod x86_wide {
             }
             (i - back, len - back)
         }
+    }
+
+    /// [`raw_run`] compiled apart (the kernels' loops were slower with it
+    /// inlined), with AVX2.
+    ///
+    /// # Safety
+    ///
+    /// As [`raw_run`].
+    #[inline(never)]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn raw_run_avx2(
+        src: &[u8],
+        i: usize,
+        out: &mut Vec<u8>,
+        len: usize,
+        lo_t: __m256i,
+        hi_t: __m256i,
+        raw_terminators: bool,
+    ) -> (usize, usize) {
+        // SAFETY: as documented; AVX2 is enabled here.
+        unsafe { raw_run(src, i, out, len, lo_t, hi_t, raw_terminators) }
+    }
+
+    /// [`raw_run`] compiled apart with what
+    /// [`super::x86::json_escape_avx512`] has.
+    ///
+    /// # Safety
+    ///
+    /// As [`raw_run`], and the CPU must have what
+    /// [`super::x86::json_escape_avx512`] needs.
+    #[inline(never)]
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+    )]
+    pub(super) unsafe fn raw_run_avx512(
+        src: &[u8],
+        i: usize,
+        out: &mut Vec<u8>,
+        len: usize,
+        lo_t: __m256i,
+        hi_t: __m256i,
+        raw_terminators: bool,
+    ) -> (usize, usize) {
+        // SAFETY: as documented; the features are enabled here.
+        unsafe { raw_run(src, i, out, len, lo_t, hi_t, raw_terminators) }
     }
 
     /// High nibbles of a class: 0xFF for `from..=to`.
