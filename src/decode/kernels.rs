@@ -2129,16 +2129,21 @@ mod x86_wide {
     /// Runs from `i` (a character start, at least 3) while a window has
     /// at least [`WIDE_STAY`] bytes from 0x80 up and is well-formed, from
     /// the first window with 131 bytes left (else it returns at once).
+    /// Compiled apart from the kernel's loop (which was slower with it
+    /// inlined).
     /// Returns where it stopped (a character start) and the new written
     /// length of `out` (`len` on entry: the bytes of `out` written so
     /// far).
     ///
     /// # Safety
     ///
-    /// The CPU must have what [`super::x86::json_escape_avx512`] needs (the
-    /// caller enables it); `3 <= i`, `len <= out.capacity()`, the bytes of
-    /// `out` up to `len` written.
-    #[inline(always)]
+    /// The CPU must have what [`super::x86::json_escape_avx512`] needs;
+    /// `3 <= i`, `len <= out.capacity()`, the bytes of `out` up to `len`
+    /// written.
+    #[inline(never)]
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+    )]
     #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
     #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
     pub(super) unsafe fn planes_wide<const FOUR: bool>(
@@ -2374,7 +2379,10 @@ mod x86_wide {
     /// # Safety
     ///
     /// As [`planes_wide`].
-    #[inline(always)]
+    #[inline(never)]
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+    )]
     #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
     #[allow(clippy::too_many_lines)]
     pub(super) unsafe fn planes_two_wide(
