@@ -73,8 +73,8 @@ fn line_terminators_raw(flags: JsonFlags) -> bool {
 /// Strings of up to 16 clean bytes are checked and quoted with a few
 /// fixed-size word operations. Longer ones go through the vector kernel of
 /// `decode::kernels` (AVX2, and AVX-512 where the CPU has it: 32-byte
-/// windows, escapes and `\uXXXX` written by vector shuffles and
-/// compresses), and what it leaves (malformed UTF-8, the last bytes, CPUs
+/// windows, and 64-byte ones for text written as `\uXXXX`; escapes and
+/// `\uXXXX` written by vector shuffles and compresses), and what it leaves (malformed UTF-8, the last bytes, CPUs
 /// without AVX2) through a scalar loop that finds runs of clean bytes
 /// sixteen bytes at a time and decodes characters with the inline decoder
 /// [`crate::decode::next_utf8_char`]. The result is identical to
