@@ -107,8 +107,133 @@ fn padded_string() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+/// Characters above U+FFFF (written as surrogate pairs), the pieces of
+/// emoji text.
+fn four_byte_char() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        (0x1_0000u32..=0x10_FFFF).prop_map(|c| char::from_u32(c).expect("a scalar value")),
+        prop::sample::select(vec!['😀', '🎉', '👍', '🚀', '🐘', '📦', '🔥', '🙈']),
+    ]
+    .prop_map(|c| c.to_string().into_bytes())
+}
+
+/// What is mixed into text of four-byte characters: three-byte ones
+/// (`❤️` is two), ASCII to escape, and malformed or cut sequences,
+/// four-byte ones above all (cut, overlong, above U+10FFFF, leads F5 to
+/// FF with continuation bytes).
+fn among_four_byte() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "\u{2764}\u{FE0F}",
+            "\u{2728}",
+            "\u{20AC}",
+            "é",
+            "\u{FFFF}"
+        ])
+        .prop_map(|s| s.as_bytes().to_vec()),
+        prop::sample::select(&b"\"\\/\n\t<&'\x01"[..]).prop_map(|b| vec![b]),
+        prop::sample::select(vec![
+            &b"\xF0\x9F\x98"[..],
+            b"\xF0\x9F",
+            b"\xF0",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xF7\xBF\xBF\xBF",
+            b"\xF8\x88\x80\x80",
+            b"\xFC\x84\x80\x80",
+            b"\xFF",
+            b"\x80\x80\x80\x80",
+            b"\xED\xA0\x80",
+            b"\xE0\x80\x80",
+            b"\xC1\xBF",
+            b"\xF0\x9F\x98\x41",
+            b"\xF0\x9F\xC0\x80",
+        ])
+        .prop_map(<[u8]>::to_vec),
+        prop::collection::vec(0x80..=0xFFu8, 1..5),
+    ]
+}
+
+/// Emoji text: mostly four-byte characters and spaces, so that windows
+/// are dominated by them and characters cross window edges at every
+/// offset, with other pieces now and then.
+fn emoji_text() -> impl Strategy<Value = Vec<u8>> {
+    (
+        0..=70usize,
+        prop::collection::vec(
+            prop_oneof![
+                12 => four_byte_char(),
+                6 => Just(b" ".to_vec()),
+                2 => "[a-z]{1,3}".prop_map(String::into_bytes),
+                1 => among_four_byte(),
+            ],
+            0..160,
+        ),
+    )
+        .prop_map(|(pre, parts)| [vec![b'p'; pre], parts.concat()].concat())
+}
+
+/// Text mostly of characters from `chars` (two- or three-byte ones: Latin,
+/// Cyrillic, CJK), ASCII now and then, and the pieces of
+/// [`among_four_byte`].
+fn text_of(chars: std::ops::RangeInclusive<u32>) -> impl Strategy<Value = Vec<u8>> {
+    (
+        0..=70usize,
+        prop::collection::vec(
+            prop_oneof![
+                12 => chars
+                    .prop_filter_map("a scalar value", char::from_u32)
+                    .prop_map(|c| c.to_string().into_bytes()),
+                2 => Just(b" ".to_vec()),
+                1 => "[a-z]{1,3}".prop_map(String::into_bytes),
+                1 => among_four_byte(),
+            ],
+            0..160,
+        ),
+    )
+        .prop_map(|(pre, parts)| [vec![b'p'; pre], parts.concat()].concat())
+}
+
+/// English with a four-byte character every few words (sparse), and
+/// other pieces now and then.
+fn sparse_emoji_text() -> impl Strategy<Value = Vec<u8>> {
+    (
+        0..=70usize,
+        prop::collection::vec(
+            prop_oneof![
+                12 => "[a-z]{1,9} ".prop_map(String::into_bytes),
+                3 => four_byte_char(),
+                1 => among_four_byte(),
+            ],
+            0..120,
+        ),
+    )
+        .prop_map(|(pre, parts)| [vec![b'p'; pre], parts.concat()].concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    #[test]
+    fn fast_equals_reference_on_emoji_text(input in emoji_text(), flags in flags()) {
+        assert_same(&input, flags);
+    }
+
+    #[test]
+    fn fast_equals_reference_on_three_byte_text(input in text_of(0x800..=0xFFFF), flags in flags()) {
+        assert_same(&input, flags);
+    }
+
+    #[test]
+    fn fast_equals_reference_on_two_byte_text(input in text_of(0x80..=0x7FF), flags in flags()) {
+        assert_same(&input, flags);
+    }
+
+    #[test]
+    fn fast_equals_reference_on_sparse_emoji_text(input in sparse_emoji_text(), flags in flags()) {
+        assert_same(&input, flags);
+    }
 
     #[test]
     fn fast_equals_reference(input in padded_string(), flags in flags()) {

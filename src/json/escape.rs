@@ -73,8 +73,8 @@ fn line_terminators_raw(flags: JsonFlags) -> bool {
 /// Strings of up to 16 clean bytes are checked and quoted with a few
 /// fixed-size word operations. Longer ones go through the vector kernel of
 /// `decode::kernels` (AVX2, and AVX-512 where the CPU has it: 32-byte
-/// windows, escapes and `\uXXXX` written by vector shuffles and
-/// compresses), and what it leaves (malformed UTF-8, the last bytes, CPUs
+/// windows, and 64-byte ones for text written as `\uXXXX`; escapes and
+/// `\uXXXX` written by vector shuffles and compresses), and what it leaves (malformed UTF-8, the last bytes, CPUs
 /// without AVX2) through a scalar loop that finds runs of clean bytes
 /// sixteen bytes at a time and decodes characters with the inline decoder
 /// [`crate::decode::next_utf8_char`]. The result is identical to
@@ -562,6 +562,8 @@ mod kernel_tests {
             b"\xF0\x8F\xBF\xBF",
             b"\xF4\x90\x80\x80",
             b"\xF5\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xF8\x88\x80\x80",
             b"\xFF",
             b"\xE2\x80\xA8\xA9",
         ];
@@ -652,6 +654,85 @@ mod kernel_tests {
 mod dense_tests {
     use super::*;
 
+    /// Text of four-, three- and two-byte characters (the 64-byte windows
+    /// of the AVX-512 kernel, and text copied as it is) behind an ASCII
+    /// prefix
+    /// of every length, so that characters cross window ends at every
+    /// phase, with a piece (a special, a character of another length,
+    /// malformed or cut sequences, stray continuation bytes after a whole
+    /// character) at every character boundary of the first 160 bytes.
+    #[test]
+    fn wide_windows_match_the_reference() {
+        let pieces: &[&[u8]] = &[
+            b"",
+            b" ",
+            b"\"",
+            b"<",
+            "\u{2764}\u{FE0F}".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            b"\xF0\x9F\x98",
+            b"\xF0\x9F\x98\x80\x80\x80",
+            b"\xF0\x90\x90\x80\x80\x90\x80\x80",
+            b"\xF0\x8F\xBF\xBF",
+            b"\xF4\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xF8\x88\x80\x80",
+            b"\xED\xA0\x80",
+            b"\xFF",
+            b"\x80",
+            b"\xE5\xAD",
+            b"\xE5\xAD\x97\x80\x80",
+            "é".as_bytes(),
+            b"\xC3",
+            b"\xC3\xA9\x80",
+            b"\xC0\x80",
+            b"\xC1\xBF",
+            b"/",
+            b"\\",
+            b"\n",
+            "\u{2028}".as_bytes(),
+            "\u{2029}".as_bytes(),
+        ];
+        let texts = [
+            "😀🎉 👍🚀🐘 📦🔥".repeat(24),
+            "日本語の文書、解析 する。한국어".repeat(12),
+            "съешь же ещё этих мягких булок, да выпей чаю ".repeat(6),
+            "près du mälström où brûlent les novæ ".repeat(8),
+        ];
+        for (text, flags) in texts.iter().flat_map(|text| {
+            [
+                JsonFlags::NONE,
+                JsonFlags::INVALID_UTF8_IGNORE | JsonFlags::HEX_TAG,
+                JsonFlags::INVALID_UTF8_SUBSTITUTE,
+                JsonFlags::UNESCAPED_UNICODE,
+                JsonFlags::UNESCAPED_UNICODE
+                    | JsonFlags::UNESCAPED_LINE_TERMINATORS
+                    | JsonFlags::INVALID_UTF8_SUBSTITUTE,
+            ]
+            .map(|flags| (text, flags))
+        }) {
+            for prefix in 0..64 {
+                for piece in pieces {
+                    for at in (0..160).filter(|&at| text.is_char_boundary(at)) {
+                        let mut src = vec![b'a'; prefix];
+                        src.extend_from_slice(&text.as_bytes()[..at]);
+                        src.extend_from_slice(piece);
+                        src.extend_from_slice(&text.as_bytes()[at..]);
+                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                        let r1 = escape_string(&src, flags, &mut fast);
+                        let r2 = escape_string_reference(&src, flags, &mut plain);
+                        assert_eq!(r1, r2, "{src:02X?} {flags}");
+                        assert_eq!(
+                            String::from_utf8_lossy(&fast),
+                            String::from_utf8_lossy(&plain),
+                            "{src:02X?} {flags}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Dense multibyte text (the AVX-512 windows) with a four-byte
     /// character, a special and a malformed sequence at every offset, so
     /// that characters cross window ends in every way and windows fail
@@ -678,6 +759,13 @@ mod dense_tests {
             b"\xF4\x90\x80\x80",
             b"\xC1\xBF",
             b"\x80\x80",
+            // Continuation bytes past a whole character, and after a lead
+            // that is malformed on its own.
+            b"\xF0\x9F\x98\x80\x80\x80",
+            b"\xF0\x90\x90\x80\x80\x90\x80\x80",
+            b"\xF5\x80\x80\x80",
+            b"\xD0\xB6\x80",
+            b"\xC3\xA9\x80\x80",
         ];
         for flags in [
             JsonFlags::NONE,
