@@ -1829,6 +1829,7 @@ pub(crate) fn json_escape_run(
 /// ([`raw_run`](x86_wide::raw_run)).
 #[cfg(target_arch = "x86_64")]
 mod x86_wide {
+    #[allow(clippy::wildcard_imports)]
     use std::arch::x86_64::*;
 
     /// Where [`unit_escapes`] takes each output byte's nibble from in the
