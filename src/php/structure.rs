@@ -458,14 +458,25 @@ pub(crate) const MANY_ATTRIBUTES: usize = 16;
 
 impl Builder {
     /// The start of an `xml_parse_into_struct()` call on `input`: room
-    /// is made for what it will hold (its strings come from it; an entry
-    /// takes at least one `<`, an attribute one `=`), within bounds of the
-    /// input's size.
-    pub(crate) fn begin(&mut self, input: &[u8]) {
+    /// is made for what it will hold (its strings come from it). When the
+    /// packed arrays are what the caller keeps (`packed`), they are sized
+    /// too (an entry takes at least one `<`, an attribute one `=`), within
+    /// bounds of the input's size; when [`Struct`] is made from them, the
+    /// count would cost more than their growth.
+    pub(crate) fn begin(&mut self, input: &[u8], packed: bool) {
         self.data.bytes.clear();
         self.data.entries.clear();
         self.data.attributes.clear();
+        self.data.index.clear();
+        self.index_slots.clear();
+        self.level = 0;
+        self.ltags_len = 0;
+        self.ctag = None;
+        self.text_to = None;
         self.data.bytes.reserve(input.len());
+        if !packed {
+            return;
+        }
         // counted in runs short enough for byte counters (vectorized)
         let (tags, equals) = input.chunks(255).fold((0, 0), |(tags, equals), run| {
             let (t, e) = run.iter().fold((0u8, 0u8), |(t, e), &b| {
@@ -477,12 +488,6 @@ impl Builder {
         self.data
             .attributes
             .reserve(equals.min(input.len() / 8) + 16);
-        self.data.index.clear();
-        self.index_slots.clear();
-        self.level = 0;
-        self.ltags_len = 0;
-        self.ctag = None;
-        self.text_to = None;
     }
 
     /// The arrays built by this call.
