@@ -416,7 +416,7 @@ impl Parser {
     ) -> Struct {
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin(data);
+        builder.begin(data, false);
         let ok = self.run(handler, Some(&mut builder), data, true);
         let result = builder.finish(ok);
         self.builder = builder;
@@ -429,7 +429,7 @@ impl Parser {
     pub(crate) fn parse_into_struct_data(&mut self, data: Vec<u8>) -> StructData {
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin(&data);
+        builder.begin(&data, true);
         let ok = self.drive(&mut (), Some(&mut builder), |core, adapter, installed| {
             core.parse_final_owned(adapter, installed, data)
         });
@@ -496,7 +496,7 @@ impl Parser {
         }
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
-        builder.begin(&[]);
+        builder.begin(&[], false);
         self.drive(handler, Some(&mut builder), |_, adapter, _| {
             events(adapter);
             true

@@ -304,15 +304,6 @@ impl<'a> AttributesRef<'a> {
         !matches!(self, Self::None)
     }
 
-    /// How many.
-    pub(crate) fn len(self) -> usize {
-        match self {
-            Self::None => 0,
-            Self::Owned(a) => a.len(),
-            Self::Packed(a, _) => a.len(),
-        }
-    }
-
     /// The keys and values in order.
     pub(crate) fn iter(self) -> impl Iterator<Item = (KeyRef<'a>, &'a [u8])> {
         let (owned, packed, bytes) = match self {
@@ -380,33 +371,49 @@ impl StructData {
         &self.index
     }
 
-    /// The public form.
+    /// The public form: one pass, every list allocated at its final size.
     pub(crate) fn into_struct(self) -> Struct {
-        let values = self
-            .values()
-            .map(|e| Entry {
-                tag: e.tag.to_vec(),
-                kind: e.kind,
+        let Self {
+            ok,
+            bytes,
+            entries,
+            attributes,
+            index,
+        } = self;
+        let copy = |s: Span| {
+            bytes
+                .get(s.start..s.start + s.len)
+                .map_or_else(Vec::new, <[u8]>::to_vec)
+        };
+        // each entry's attributes run to where the next entry's begin
+        let mut rest = attributes.as_slice();
+        let mut values = Vec::with_capacity(entries.len());
+        values.extend(entries.iter().enumerate().map(|(i, e)| {
+            let end = entries
+                .get(i + 1)
+                .map_or(attributes.len(), |n| n.attributes_start);
+            let (list, tail) =
+                rest.split_at(end.saturating_sub(e.attributes_start).min(rest.len()));
+            rest = tail;
+            Entry {
+                tag: index
+                    .get(e.tag())
+                    .map_or_else(Vec::new, |(name, _)| name.clone()),
+                kind: e.kind(),
                 level: e.level,
-                attributes: e.attributes.is_some().then(|| {
-                    let mut list = Vec::with_capacity(e.attributes.len());
-                    list.extend(e.attributes.iter().map(|(k, v)| {
-                        let key = match k {
-                            KeyRef::Int(i) => Key::Int(i),
-                            KeyRef::Str(s) => Key::Str(s.to_vec()),
-                        };
-                        (key, v.to_vec())
+                attributes: (!list.is_empty()).then(|| {
+                    let mut owned = Vec::with_capacity(list.len());
+                    owned.extend(list.iter().map(|a| {
+                        let key = a.key.of(&bytes);
+                        let key = key_int(key).map_or_else(|| Key::Str(key.to_vec()), Key::Int);
+                        (key, copy(a.value))
                     }));
-                    list
+                    owned
                 }),
-                value: e.value.map(<[u8]>::to_vec),
-            })
-            .collect();
-        Struct {
-            ok: self.ok,
-            values,
-            index: self.index,
-        }
+                value: e.value().map(copy),
+            }
+        }));
+        Struct { ok, values, index }
     }
 
     /// Appends `text` to the value `span` (moved to the end of the buffer
@@ -451,14 +458,25 @@ pub(crate) const MANY_ATTRIBUTES: usize = 16;
 
 impl Builder {
     /// The start of an `xml_parse_into_struct()` call on `input`: room
-    /// is made for what it will hold (its strings come from it; an entry
-    /// takes at least one `<`, an attribute one `=`), within bounds of the
-    /// input's size.
-    pub(crate) fn begin(&mut self, input: &[u8]) {
+    /// is made for what it will hold (its strings come from it). When the
+    /// packed arrays are what the caller keeps (`packed`), they are sized
+    /// too (an entry takes at least one `<`, an attribute one `=`), within
+    /// bounds of the input's size; when [`Struct`] is made from them, the
+    /// count would cost more than their growth.
+    pub(crate) fn begin(&mut self, input: &[u8], packed: bool) {
         self.data.bytes.clear();
         self.data.entries.clear();
         self.data.attributes.clear();
+        self.data.index.clear();
+        self.index_slots.clear();
+        self.level = 0;
+        self.ltags_len = 0;
+        self.ctag = None;
+        self.text_to = None;
         self.data.bytes.reserve(input.len());
+        if !packed {
+            return;
+        }
         // counted in runs short enough for byte counters (vectorized)
         let (tags, equals) = input.chunks(255).fold((0, 0), |(tags, equals), run| {
             let (t, e) = run.iter().fold((0u8, 0u8), |(t, e), &b| {
@@ -470,12 +488,6 @@ impl Builder {
         self.data
             .attributes
             .reserve(equals.min(input.len() / 8) + 16);
-        self.data.index.clear();
-        self.index_slots.clear();
-        self.level = 0;
-        self.ltags_len = 0;
-        self.ctag = None;
-        self.text_to = None;
     }
 
     /// The arrays built by this call.
