@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::inputs::Rng;
+use super::inputs::{CYRILLIC, Rng};
 
 const ENGLISH: &[&str] = &[
     "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "parser", "returns",
@@ -14,24 +14,6 @@ const ENGLISH: &[&str] = &[
 const FRENCH: &[&str] = &[
     "le", "déjà", "où", "garçon", "fenêtre", "élève", "hôpital", "naïve", "Noël", "à", "très",
     "café", "maïs", "août", "et", "la", "une", "pour", "été", "être", "crème", "brûlée",
-];
-const CYRILLIC: &[&str] = &[
-    "привет",
-    "мир",
-    "съешь",
-    "же",
-    "ещё",
-    "этих",
-    "мягких",
-    "французских",
-    "булок",
-    "да",
-    "выпей",
-    "чаю",
-    "город",
-    "время",
-    "человек",
-    "работа",
 ];
 /// Entity and character references mixed into text.
 const REFS: &[&str] = &[

@@ -28,7 +28,7 @@ impl Rng {
     }
 }
 
-const CYRILLIC: &[&str] = &[
+pub const CYRILLIC: &[&str] = &[
     "привет",
     "мир",
     "съешь",
