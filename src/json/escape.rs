@@ -661,6 +661,19 @@ mod dense_tests {
     /// phase, with a piece (a special, a character of another length,
     /// malformed or cut sequences, stray continuation bytes after a whole
     /// character) at every character boundary of the first 160 bytes.
+    /// The whole escaper against the reference: result and output.
+    fn check_whole(src: &[u8], flags: JsonFlags) {
+        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+        let r1 = escape_string(src, flags, &mut fast);
+        let r2 = escape_string_reference(src, flags, &mut plain);
+        assert_eq!(r1, r2, "{src:02X?} {flags}");
+        assert_eq!(
+            String::from_utf8_lossy(&fast),
+            String::from_utf8_lossy(&plain),
+            "{src:02X?} {flags}"
+        );
+    }
+
     #[test]
     fn wide_windows_match_the_reference() {
         let pieces: &[&[u8]] = &[
@@ -718,15 +731,7 @@ mod dense_tests {
                         src.extend_from_slice(&text.as_bytes()[..at]);
                         src.extend_from_slice(piece);
                         src.extend_from_slice(&text.as_bytes()[at..]);
-                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
-                        let r1 = escape_string(&src, flags, &mut fast);
-                        let r2 = escape_string_reference(&src, flags, &mut plain);
-                        assert_eq!(r1, r2, "{src:02X?} {flags}");
-                        assert_eq!(
-                            String::from_utf8_lossy(&fast),
-                            String::from_utf8_lossy(&plain),
-                            "{src:02X?} {flags}"
-                        );
+                        check_whole(&src, flags);
                     }
                 }
             }
@@ -785,15 +790,7 @@ mod dense_tests {
                         let mut src = text.as_bytes()[..cut].to_vec();
                         src.extend_from_slice(piece);
                         src.extend_from_slice(filler.repeat(40).as_bytes());
-                        let (mut fast, mut plain) = (Vec::new(), Vec::new());
-                        let r1 = escape_string(&src, flags, &mut fast);
-                        let r2 = escape_string_reference(&src, flags, &mut plain);
-                        assert_eq!(r1, r2, "{src:02X?} {flags}");
-                        assert_eq!(
-                            String::from_utf8_lossy(&fast),
-                            String::from_utf8_lossy(&plain),
-                            "{src:02X?} {flags}"
-                        );
+                        check_whole(&src, flags);
                     }
                 }
             }
