@@ -14,6 +14,9 @@
 //! When a hash differs and `php` is on the PATH, the test asks the capture
 //! script for that range's lines and prints the first input that differs.
 
+mod common;
+
+use common::unhex;
 use std::fmt::Write as _;
 use std::process::Command;
 
@@ -33,14 +36,6 @@ fn hex(bytes: &[u8]) -> String {
             write!(s, "{b:02x}").unwrap();
             s
         })
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd hex {s}");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit"))
-        .collect()
 }
 
 /// PHP's LINE for one call: the output, or `false ERR` / `PARTIAL ERR`.

@@ -4,15 +4,10 @@
 //! edges, truncations, overlongs, surrogates, the vectors of PHP's
 //! bug49687.phpt and bug43957.phpt).
 
-use phpxml::decode::{StreamDecoder, TargetEncoding, utf8_decode, utf8_encode};
+mod common;
 
-fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd hex {s}");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit"))
-        .collect()
-}
+use common::unhex;
+use phpxml::decode::{StreamDecoder, TargetEncoding, utf8_decode, utf8_encode};
 
 fn cases() -> Vec<[Vec<u8>; 3]> {
     let table = include_str!("../fixtures/utf8/cases.txt");

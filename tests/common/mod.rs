@@ -1,5 +1,6 @@
-//! Helpers shared by the hostile-input tests: feeding a document whole or
-//! in pieces and recording what the handlers saw.
+//! Helpers shared by the test binaries: feeding a document whole or in
+//! pieces and recording what the handlers saw, and reading the hex of the
+//! PHP-captured tables.
 
 #![allow(dead_code)] // each test binary uses part of it
 
@@ -90,4 +91,14 @@ pub fn same_calls(a: &[u8], b: &[u8]) -> bool {
         lines[..lines.len().saturating_sub(2)].to_vec()
     };
     calls(a) == calls(b)
+}
+
+/// The bytes of a hex string (two digits a byte), as the capture scripts
+/// write them.
+pub fn unhex(s: &str) -> Vec<u8> {
+    assert!(s.len().is_multiple_of(2), "odd hex {s}");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit"))
+        .collect()
 }
