@@ -49,6 +49,11 @@ impl StreamDecoder {
     /// Converts the next `block`, appending to `out`. Pass `last = true`
     /// with the final block (which may be empty) to flush what is held back.
     pub fn decode(&mut self, block: &[u8], last: bool, out: &mut Vec<u8>) {
+        if self.target == TargetEncoding::Utf8 {
+            // Copied as it is, without first zeroing room for it.
+            out.extend_from_slice(block);
+            return;
+        }
         let start = out.len();
         out.resize(start + Self::max_output(block.len()), 0);
         let written = self.decode_to_slice(block, last, &mut out[start..]);
