@@ -1030,7 +1030,8 @@ mod x86 {
         }
     }
 
-    /// Nibble tables of [`planes_run`]: 0xFF for the high nibbles of a class.
+    /// Nibble tables of [`planes_run`] (and of the 64-byte planes paths):
+    /// 0xFF for the high nibbles of a class.
     const fn nibble_class(from: usize, to: usize) -> [u8; 16] {
         let mut t = [0u8; 16];
         let mut k = from;
@@ -1040,10 +1041,10 @@ mod x86 {
         }
         t
     }
-    static HIGH_L2: [u8; 16] = nibble_class(0xC, 0xD);
-    static HIGH_L3: [u8; 16] = nibble_class(0xE, 0xE);
-    static HIGH_L4: [u8; 16] = nibble_class(0xF, 0xF);
-    static HIGH_LEAD: [u8; 16] = nibble_class(0xC, 0xF);
+    pub(super) static HIGH_L2: [u8; 16] = nibble_class(0xC, 0xD);
+    pub(super) static HIGH_L3: [u8; 16] = nibble_class(0xE, 0xE);
+    pub(super) static HIGH_L4: [u8; 16] = nibble_class(0xF, 0xF);
+    pub(super) static HIGH_LEAD: [u8; 16] = nibble_class(0xC, 0xF);
 
     /// Three planes of 32 bytes (the first two in one vector) to 96 bytes:
     /// byte `3p + k` is byte `p` of plane `k`.
@@ -1343,9 +1344,9 @@ mod x86 {
     }
 
     /// High nibbles 8 to B: continuation bytes.
-    static HIGH_CONT: [u8; 16] = nibble_class(0x8, 0xB);
+    pub(super) static HIGH_CONT: [u8; 16] = nibble_class(0x8, 0xB);
     /// High nibbles E and F: leads of three- and four-byte characters.
-    static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
+    pub(super) static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
 
     /// [`planes_run`] for text whose only multibyte characters are two
     /// bytes long (Latin, Greek, Cyrillic, Hebrew, Arabic...): each lead
@@ -1832,6 +1833,8 @@ mod x86_wide {
     #[allow(clippy::wildcard_imports)]
     use std::arch::x86_64::*;
 
+    use super::x86::{HIGH_CONT, HIGH_L2, HIGH_L3, HIGH_L4, HIGH_LEAD, HIGH_LONG};
+
     /// Where [`unit_escapes`] takes each output byte's nibble from in the
     /// units (bit offsets; `\` and `u` are put in after).
     static UNIT_NIBBLES: [u8; 16] = [0, 0, 28, 24, 20, 16, 0, 0, 12, 8, 4, 0, 0, 0, 0, 0];
@@ -2200,21 +2203,6 @@ mod x86_wide {
         unsafe { raw_run(src, i, out, len, lo_t, hi_t, raw_terminators) }
     }
 
-    /// High nibbles of a class: 0xFF for `from..=to`.
-    const fn nibble_class(from: usize, to: usize) -> [u8; 16] {
-        let mut t = [0u8; 16];
-        let mut k = from;
-        while k <= to {
-            t[k] = 0xFF;
-            k += 1;
-        }
-        t
-    }
-    static HIGH_L2: [u8; 16] = nibble_class(0xC, 0xD);
-    static HIGH_L3: [u8; 16] = nibble_class(0xE, 0xE);
-    static HIGH_L4: [u8; 16] = nibble_class(0xF, 0xF);
-    static HIGH_LEAD: [u8; 16] = nibble_class(0xC, 0xF);
-
     /// Window of [`planes_wide`].
     const WIDE: usize = 64;
 
@@ -2560,11 +2548,6 @@ mod x86_wide {
             (i, len)
         }
     }
-
-    /// High nibbles 8 to B: continuation bytes.
-    static HIGH_CONT: [u8; 16] = nibble_class(0x8, 0xB);
-    /// High nibbles E and F: leads of three- and four-byte characters.
-    static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
 
     /// `x86::planes_two` on 64-byte windows, every operation on 512-bit
     /// vectors: text whose only multibyte characters are two bytes long,
