@@ -285,6 +285,15 @@ impl Core {
             return None;
         }
         self.skip_blanks();
+        if self.raw() == b'>' {
+            // No attributes: the usual case of element-heavy documents.
+            self.atts.clear();
+            self.flush_default_refs(sink);
+            if !self.disable_sax {
+                self.emit_start(sink, &name, &self.atts);
+            }
+            return Some(name);
+        }
         let mut atts = std::mem::take(&mut self.atts);
         atts.clear();
         while self.raw() != b'>'
@@ -316,10 +325,15 @@ impl Core {
 
     /// Sends the `&name;` references compat.c routed to the default handler
     /// while attribute values were parsed.
+    #[inline]
     fn flush_default_refs(&mut self, sink: &mut impl Sax) {
-        if self.pending_default_refs.is_empty() {
-            return;
+        if !self.pending_default_refs.is_empty() {
+            self.flush_default_refs_slow(sink);
         }
+    }
+
+    #[cold]
+    fn flush_default_refs_slow(&mut self, sink: &mut impl Sax) {
         for name in std::mem::take(&mut self.pending_default_refs) {
             let mut d = vec![b'&'];
             d.extend_from_slice(&name);
@@ -929,6 +943,7 @@ impl Core {
 
     /// Keeps the allocation of a name no longer used for the next start
     /// tag.
+    #[inline]
     fn recycle_name(&mut self, name: Vec<u8>) {
         if self.name_pool.len() < 64 {
             self.name_pool.push(name);

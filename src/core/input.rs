@@ -406,6 +406,31 @@ impl Core {
         None
     }
 
+    /// Whether the START_TAG and END_TAG cases of the push loop may parse
+    /// the tag at the cursor now: on a final chunk, or once a `>` follows.
+    #[inline]
+    fn tag_complete(&mut self, terminate: bool, lastgt: Option<usize>) -> bool {
+        if terminate {
+            true
+        } else if self.progressive != Progressive::Off {
+            lastgt.is_some_and(|g| self.cur < g)
+        } else {
+            self.lookup(b">").is_some()
+        }
+    }
+
+    /// The END_TAG case of the push loop, once the tag is complete.
+    #[inline]
+    fn end_tag_state(&mut self, sink: &mut impl Sax) {
+        self.parse_end_tag(sink);
+        if self.state == State::Eof {
+        } else if self.names.is_empty() {
+            self.state = State::Epilog;
+        } else {
+            self.state = State::Content;
+        }
+    }
+
     /// `xmlParseTryOrFinish`.
     #[allow(clippy::too_many_lines)] // libxml2's push loop, one state per arm
     pub(super) fn try_or_finish(&mut self, sink: &mut impl Sax, terminate: bool) {
@@ -484,15 +509,8 @@ impl Core {
                         self.halt();
                         return;
                     }
-                    if !terminate {
-                        if self.progressive != Progressive::Off {
-                            match lastgt {
-                                Some(g) if self.cur < g => {}
-                                _ => return,
-                            }
-                        } else if self.lookup(b">").is_none() {
-                            return;
-                        }
+                    if !self.tag_complete(terminate, lastgt) {
+                        return;
                     }
                     self.start_tag_state(sink);
                 }
@@ -504,7 +522,13 @@ impl Core {
                     let n = self.nxt(1);
                     let (test, cons) = (self.cur, self.consumed);
                     if c == b'<' && n == b'/' {
+                        // The END_TAG case at once, as the loop would run it
+                        // next (nothing its first checks test has changed).
                         self.state = State::EndTag;
+                        if !self.tag_complete(terminate, lastgt) {
+                            return;
+                        }
+                        self.end_tag_state(sink);
                         continue;
                     } else if c == b'<' && n == b'?' {
                         if !terminate && self.lookup(b"?>").is_none() {
@@ -517,7 +541,12 @@ impl Core {
                         }
                         self.progressive = Progressive::On;
                     } else if c == b'<' && n != b'!' {
+                        // The START_TAG case at once, likewise.
                         self.state = State::StartTag;
+                        if !self.tag_complete(terminate, lastgt) {
+                            return;
+                        }
+                        self.start_tag_state(sink);
                         continue;
                     } else if c == b'<' && n == b'!' && self.nxt(2) == b'-' && self.nxt(3) == b'-' {
                         if avail < 4 {
@@ -574,23 +603,10 @@ impl Core {
                     if avail < 2 {
                         return;
                     }
-                    if !terminate {
-                        if self.progressive != Progressive::Off {
-                            match lastgt {
-                                Some(g) if self.cur < g => {}
-                                _ => return,
-                            }
-                        } else if self.lookup(b">").is_none() {
-                            return;
-                        }
+                    if !self.tag_complete(terminate, lastgt) {
+                        return;
                     }
-                    self.parse_end_tag(sink);
-                    if self.state == State::Eof {
-                    } else if self.names.is_empty() {
-                        self.state = State::Epilog;
-                    } else {
-                        self.state = State::Content;
-                    }
+                    self.end_tag_state(sink);
                 }
                 State::CData => {
                     if !self.cdata_state(sink) {

@@ -331,8 +331,10 @@ impl Attributes {
     fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
-        self.many.clear();
-        self.indexed = 0;
+        if self.indexed > 0 {
+            self.many.clear();
+            self.indexed = 0;
+        }
     }
 
     /// Whether the name at `start..end` of the buffer is one of the names
@@ -794,7 +796,9 @@ impl Core {
         if self.installed.element {
             const ON_STACK: usize = 16;
             let n = atts.spans.len();
-            if n <= ON_STACK {
+            if n == 0 {
+                sink.start_element(name, &[]);
+            } else if n <= ON_STACK {
                 let mut list: [(&[u8], &[u8]); ON_STACK] = [(&[], &[]); ON_STACK];
                 for (k, slot) in list[..n].iter_mut().enumerate() {
                     *slot = (atts.name(k), atts.value(k));
