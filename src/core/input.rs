@@ -406,7 +406,7 @@ impl Core {
         None
     }
 
-    /// Whether the START_TAG and END_TAG cases of the push loop may parse
+    /// Whether the `START_TAG` and `END_TAG` cases of the push loop may parse
     /// the tag at the cursor now: on a final chunk, or once a `>` follows.
     #[inline]
     fn tag_complete(&mut self, terminate: bool, lastgt: Option<usize>) -> bool {
@@ -419,7 +419,7 @@ impl Core {
         }
     }
 
-    /// The END_TAG case of the push loop, once the tag is complete.
+    /// The `END_TAG` case of the push loop, once the tag is complete.
     #[inline]
     fn end_tag_state(&mut self, sink: &mut impl Sax) {
         self.parse_end_tag(sink);
