@@ -220,6 +220,9 @@ impl Core {
 
     /// The `START_TAG` case of the push loop.
     pub(super) fn start_tag_state(&mut self, sink: &mut impl Sax) {
+        if self.namespace_separator.is_none() && self.bare_start_tag(sink) {
+            return;
+        }
         let line = self.line;
         let ns_before = self.ns.len();
         let parsed = if self.namespace_separator.is_some() {
@@ -257,7 +260,8 @@ impl Core {
             return;
         }
         if self.raw() == b'>' {
-            self.next_char();
+            // `NEXT`: `>` is one byte on the line
+            self.next1();
         } else {
             self.fatal(err::GT_REQUIRED);
         }
@@ -270,6 +274,42 @@ impl Core {
         });
         self.state = State::Content;
         self.progressive = Progressive::On;
+    }
+
+    /// A SAX1 start tag `<name>` of ASCII name characters and nothing
+    /// else, in one step: what `parse_start_tag` and the `START_TAG` case
+    /// do with it. False (nothing done) for any other tag.
+    #[inline]
+    fn bare_start_tag(&mut self, sink: &mut impl Sax) -> bool {
+        let s = &self.buf[self.cur..];
+        if s.len() < 3 || !is_ascii_name_start(s[1]) || !self.pending_default_refs.is_empty() {
+            return false;
+        }
+        let Some(len) = s[2..].iter().position(|&b| !is_ascii_name_char(b)) else {
+            return false;
+        };
+        let len = len + 1;
+        if s[1 + len] != b'>' || len > MAX_NAME_LENGTH {
+            return false;
+        }
+        let mut name = self.name_pool.pop().unwrap_or_default();
+        name.clear();
+        name.extend_from_slice(&s[1..=len]);
+        self.cur += len + 2;
+        self.col += len as u64 + 2;
+        if !self.disable_sax {
+            self.emit_start_bare(sink, &name);
+        }
+        self.names.push(OpenTag {
+            name,
+            prefix: None,
+            uri: None,
+            ns_count: 0,
+            line: self.line,
+        });
+        self.state = State::Content;
+        self.progressive = Progressive::On;
+        true
     }
 
     /// `xmlParseStartTag` (SAX1): returns the element name.
@@ -909,6 +949,9 @@ impl Core {
             }
             return;
         }
+        if !sax2 && self.bare_end_tag(sink) {
+            return;
+        }
         self.skip(2);
         // Taken off the stack while it is compared and reported (the
         // parser does not look at the stack meanwhile), put back on halt.
@@ -936,9 +979,36 @@ impl Core {
                 self.emit_end(sink, &tag.name);
             }
         }
-        let n = self.ns.len() - tag.ns_count;
-        self.ns.truncate(n);
+        if tag.ns_count > 0 {
+            let n = self.ns.len() - tag.ns_count;
+            self.ns.truncate(n);
+        }
         self.recycle_name(tag.name);
+    }
+
+    /// A SAX1 end tag `</name>` that closes the open element by its exact
+    /// name, in one step: what `parse_end_tag` does with it. False (nothing
+    /// done) for any other.
+    #[inline]
+    fn bare_end_tag(&mut self, sink: &mut impl Sax) -> bool {
+        let Some(tag) = self.names.last() else {
+            return false;
+        };
+        let n = tag.name.len();
+        let s = &self.buf[self.cur + 2..];
+        if s.len() <= n || s[n] != b'>' || s[..n] != *tag.name {
+            return false;
+        }
+        let Some(tag) = self.names.pop() else {
+            return false;
+        };
+        self.cur += n + 3;
+        self.col += n as u64 + 3;
+        if !self.disable_sax {
+            self.emit_end(sink, &tag.name);
+        }
+        self.recycle_name(tag.name);
+        true
     }
 
     /// Keeps the allocation of a name no longer used for the next start

@@ -824,6 +824,20 @@ impl Core {
         }
     }
 
+    /// SAX1 start tag without attributes.
+    #[inline]
+    fn emit_start_bare(&self, sink: &mut impl Sax, name: &[u8]) {
+        if self.installed.element {
+            sink.start_element(name, &[]);
+        } else if self.installed.default {
+            let mut d = Vec::with_capacity(name.len() + 2);
+            d.push(b'<');
+            d.extend_from_slice(name);
+            d.push(b'>');
+            sink.default(&d);
+        }
+    }
+
     /// SAX1 end tag.
     fn emit_end(&self, sink: &mut impl Sax, name: &[u8]) {
         if self.installed.element {
