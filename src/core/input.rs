@@ -346,9 +346,23 @@ impl Core {
             return;
         }
         let new = &self.buf[from..];
-        // Bytes other than `>` and quotes leave the scanner as it is: skip
-        // the call for short appends without them (one-byte feeding).
-        if new.len() < 16 && !new.iter().any(|&b| matches!(b, b'>' | b'"' | b'\'')) {
+        if new.len() < 16 {
+            // Short appends (one-byte feeding): the scanner's three states
+            // stepped here, without its memchr set-up.
+            for (i, &b) in new.iter().enumerate() {
+                self.gt_scan = match (self.gt_scan, b) {
+                    (ElementParser::Outside, b'>') => {
+                        self.gt_after_lt = Some(from + i);
+                        return;
+                    }
+                    (ElementParser::Outside, b'\'') => ElementParser::SingleQ,
+                    (ElementParser::Outside, b'"') => ElementParser::DoubleQ,
+                    (ElementParser::SingleQ, b'\'') | (ElementParser::DoubleQ, b'"') => {
+                        ElementParser::Outside
+                    }
+                    (state, _) => state,
+                };
+            }
             return;
         }
         if let Some(i) = self.gt_scan.feed(new) {

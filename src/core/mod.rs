@@ -571,6 +571,26 @@ impl Core {
     #[inline(never)]
     fn idle_byte_special(&mut self, b: u8) -> Option<bool> {
         let len = self.buf.len();
+        if self.idle == Idle::Content
+            && len == self.cur + 1
+            && self.buf[self.cur] == b'<'
+            && (b == b'/' || chars::is_ascii_name_start(b))
+        {
+            // The second byte of a tag: the push loop's CONTENT case would
+            // move to END_TAG or START_TAG and wait there for a `>` (the
+            // last `>` is before the `<`). Neither byte changes the
+            // remembered `<` and `>`.
+            self.buf.push(b);
+            self.state = if b == b'/' {
+                State::EndTag
+            } else {
+                State::StartTag
+            };
+            self.idle = Idle::Markup;
+            self.idle_until = 0;
+            self.idle_limit = self.idle_limit();
+            return Some(self.idle_ok);
+        }
         // check_transition, then content_waits, on the buffer with `b`:
         // in text, fewer than two bytes pending, or a pending text short
         // of BIG_BUFFER_SIZE that starts with neither `<` nor `&`, is not
