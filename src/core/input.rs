@@ -346,26 +346,13 @@ impl Core {
             return;
         }
         let new = &self.buf[from..];
-        if new.len() < 16 {
-            // Short appends (one-byte feeding): the scanner's three states
-            // stepped here, without its memchr set-up.
-            for (i, &b) in new.iter().enumerate() {
-                self.gt_scan = match (self.gt_scan, b) {
-                    (ElementParser::Outside, b'>') => {
-                        self.gt_after_lt = Some(from + i);
-                        return;
-                    }
-                    (ElementParser::Outside, b'\'') => ElementParser::SingleQ,
-                    (ElementParser::Outside, b'"') => ElementParser::DoubleQ,
-                    (ElementParser::SingleQ, b'\'') | (ElementParser::DoubleQ, b'"') => {
-                        ElementParser::Outside
-                    }
-                    (state, _) => state,
-                };
-            }
-            return;
-        }
-        if let Some(i) = self.gt_scan.feed(new) {
+        let found = if new.len() < 16 {
+            // Short appends (one-byte feeding): without the memchr set-up.
+            step_gt_scan(&mut self.gt_scan, new)
+        } else {
+            self.gt_scan.feed(new)
+        };
+        if let Some(i) = found {
             self.gt_after_lt = Some(from + i);
         }
     }
@@ -754,4 +741,21 @@ impl Core {
         self.push_input(&raw, false);
         let _ = Level::None;
     }
+}
+
+/// [`ElementParser::feed`] one byte at a time: the offset of the first `>`
+/// outside quotes, the scanner's state moved over the bytes before it.
+pub(super) fn step_gt_scan(scan: &mut ElementParser, bytes: &[u8]) -> Option<usize> {
+    for (i, &b) in bytes.iter().enumerate() {
+        *scan = match (*scan, b) {
+            (ElementParser::Outside, b'>') => return Some(i),
+            (ElementParser::Outside, b'\'') => ElementParser::SingleQ,
+            (ElementParser::Outside, b'"') => ElementParser::DoubleQ,
+            (ElementParser::SingleQ, b'\'') | (ElementParser::DoubleQ, b'"') => {
+                ElementParser::Outside
+            }
+            (state, _) => state,
+        };
+    }
+    None
 }

@@ -547,3 +547,30 @@ fn never_panics() {
         )
         .unwrap();
 }
+
+/// The short-append stepping of the `>` scanner agrees with quick-xml's
+/// scanner on every string of up to seven bytes of `x`, `>`, `'` and `"`,
+/// from each of its states.
+#[test]
+fn gt_scan_steps_agree_with_quick_xml() {
+    use quick_xml::parser::{ElementParser, Parser as _};
+    const ALPHABET: [u8; 4] = [b'x', b'>', b'\'', b'"'];
+    let starts = [
+        ElementParser::Outside,
+        ElementParser::SingleQ,
+        ElementParser::DoubleQ,
+    ];
+    for len in 0..=7u32 {
+        for code in 0..4usize.pow(len) {
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| ALPHABET[code / 4usize.pow(k) % 4])
+                .collect();
+            for start in starts {
+                let (mut ours, mut theirs) = (start, start);
+                let found = super::input::step_gt_scan(&mut ours, &bytes);
+                assert_eq!(found, theirs.feed(&bytes), "{bytes:?} from {start:?}");
+                assert_eq!(ours, theirs, "{bytes:?} from {start:?}");
+            }
+        }
+    }
+}
