@@ -341,6 +341,7 @@ impl Core {
         }
     }
 
+    #[inline]
     fn scan_gt_from(&mut self, from: usize) {
         if from >= self.buf.len() {
             return;
@@ -745,6 +746,7 @@ impl Core {
 
 /// [`ElementParser::feed`] one byte at a time: the offset of the first `>`
 /// outside quotes, the scanner's state moved over the bytes before it.
+#[inline]
 pub(super) fn step_gt_scan(scan: &mut ElementParser, bytes: &[u8]) -> Option<usize> {
     for (i, &b) in bytes.iter().enumerate() {
         *scan = match (*scan, b) {

@@ -106,10 +106,12 @@ pub(crate) mod err {
 }
 
 /// The bytes [`Core::idle_byte`] looks at more closely: they end markup,
-/// start it, change the remembered `<`/`>` or are carriage returns.
+/// start it, change the remembered `<`/`>`, start a reference (the first
+/// byte of a text decides how long it waits) or are carriage returns.
 static IDLE_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
     t[b'<' as usize] = true;
+    t[b'&' as usize] = true;
     t[b'>' as usize] = true;
     t[b'"' as usize] = true;
     t[b'\'' as usize] = true;
@@ -617,27 +619,31 @@ impl Core {
     }
 
     /// The `idle_limit` field: in markup any such byte waits, in text
-    /// those that [`content_idle_until`](Self::content_idle_until) allows
-    /// once the text has begun.
+    /// those that [`content_idle_until`](Self::content_idle_until) allows.
     fn idle_limit(&self) -> usize {
         match self.idle {
             Idle::Markup => 10_000_000,
-            Idle::Content if self.cur < self.buf.len() => self.idle_until.min(10_000_000),
-            Idle::No | Idle::Content => 0,
+            Idle::Content => self.idle_until.min(10_000_000),
+            Idle::No => 0,
         }
     }
 
     /// For [`idle_byte`](Self::idle_byte) in text: while the buffer is
     /// shorter than this, a byte other than `<` leaves the text short of
     /// `XML_PARSER_BIG_BUFFER_SIZE` (with itself) and the loop waiting.
-    /// 0 when no text is pending, or it starts with `<` or `&`, or a `<`
-    /// after the cursor is known.
+    /// 0 when the pending text starts with `<` or `&`, or a `<` after the
+    /// cursor is known. With no text pending, the bound is the one of a
+    /// text: a first byte `<` or `&` is in [`IDLE_SPECIAL`], and the
+    /// closer look sets the bound again from it.
     fn content_idle_until(&self) -> usize {
-        match self.buf.get(self.cur) {
-            Some(&c) if c != b'<' && c != b'&' && self.last_lt.is_none_or(|l| self.cur > l) => {
-                self.cur + input::BIG_BUFFER_SIZE - 1
-            }
-            _ => 0,
+        let starts_text = self
+            .buf
+            .get(self.cur)
+            .is_none_or(|&c| c != b'<' && c != b'&');
+        if starts_text && self.last_lt.is_none_or(|l| self.cur > l) {
+            self.cur + input::BIG_BUFFER_SIZE - 1
+        } else {
+            0
         }
     }
 
