@@ -392,7 +392,12 @@ impl Core {
         is_final: bool,
     ) -> bool {
         self.installed = installed;
-        let ret = self.parse_chunk(sink, chunk, is_final);
+        let ret = match (chunk, is_final) {
+            (b">", false) => self
+                .parse_tag_close(sink)
+                .unwrap_or_else(|| self.parse_chunk(sink, chunk, is_final)),
+            _ => self.parse_chunk(sink, chunk, is_final),
+        };
         if is_final {
             // The stack of a deep document is not needed past its end
             // (the caller may go on to build large results).
@@ -677,6 +682,56 @@ impl Core {
             if self.state == State::Eof {
                 return Some(self.error_code);
             }
+        }
+        if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
+            self.fatal(err::INTERNAL_ERROR);
+            self.halt();
+        }
+        if self.error_code != 0 && self.disable_sax {
+            return Some(self.error_code);
+        }
+        Some(if self.well_formed { 0 } else { self.error_code })
+    }
+
+    /// `xmlParseChunk` of a lone `>` that is not the last chunk, while a
+    /// start or end tag waits for it (byte-by-byte feeding): once the `>`
+    /// completes the tag, the push loop's `START_TAG` or `END_TAG` case runs
+    /// at once, and the loop itself only if input is left after the tag
+    /// (with none, the loop returns at its next turn). `None` (nothing
+    /// done) when this does not apply.
+    fn parse_tag_close(&mut self, sink: &mut impl Sax) -> Option<i32> {
+        if self.idle != Idle::Markup
+            || !matches!(self.state, State::StartTag | State::EndTag)
+            || self.progressive == Progressive::Off
+            || self.buf.len() >= 10_000_000
+        {
+            return None;
+        }
+        let old = self.buf.len();
+        self.buf.push(b'>');
+        self.lasts_append(old);
+        if self.buf.len() - self.cur < 2 || self.buf[self.cur] != b'<' {
+            self.try_or_finish(sink, false);
+        } else {
+            // the first steps of `try_or_finish`
+            if self.cur > 4096 {
+                self.shrink_input();
+                self.check_index = 0;
+            }
+            let (_, lastgt) = self.get_lasts();
+            if lastgt.is_some_and(|g| self.cur < g) {
+                if self.state == State::StartTag {
+                    self.start_tag_state(sink);
+                } else {
+                    self.end_tag_state(sink);
+                }
+                if self.state != State::Eof && self.cur < self.buf.len() {
+                    self.try_or_finish(sink, false);
+                }
+            }
+        }
+        if self.state == State::Eof {
+            return Some(self.error_code);
         }
         if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
             self.fatal(err::INTERNAL_ERROR);
