@@ -219,10 +219,17 @@ impl Core {
     // ------------------------------------------------------------------
 
     /// The `START_TAG` case of the push loop.
+    #[inline]
     pub(super) fn start_tag_state(&mut self, sink: &mut impl Sax) {
         if self.namespace_separator.is_none() && self.bare_start_tag(sink) {
             return;
         }
+        self.start_tag_state_general(sink);
+    }
+
+    /// [`start_tag_state`](Self::start_tag_state) for any start tag.
+    #[inline(never)]
+    fn start_tag_state_general(&mut self, sink: &mut impl Sax) {
         let line = self.line;
         let ns_before = self.ns.len();
         let parsed = if self.namespace_separator.is_some() {
@@ -939,7 +946,21 @@ impl Core {
     // ------------------------------------------------------------------
 
     /// `xmlParseEndTag1` / `xmlParseEndTag2`.
+    #[inline]
     pub(super) fn parse_end_tag(&mut self, sink: &mut impl Sax) {
+        if self.namespace_separator.is_none()
+            && self.raw() == b'<'
+            && self.nxt(1) == b'/'
+            && self.bare_end_tag(sink)
+        {
+            return;
+        }
+        self.parse_end_tag_general(sink);
+    }
+
+    /// [`parse_end_tag`](Self::parse_end_tag) for any end tag.
+    #[inline(never)]
+    fn parse_end_tag_general(&mut self, sink: &mut impl Sax) {
         let sax2 = self.namespace_separator.is_some();
         if self.raw() != b'<' || self.nxt(1) != b'/' {
             self.fatal(err::LTSLASH_REQUIRED);
@@ -947,9 +968,6 @@ impl Core {
                 let n = self.ns.len() - t.ns_count;
                 self.ns.truncate(n);
             }
-            return;
-        }
-        if !sax2 && self.bare_end_tag(sink) {
             return;
         }
         self.skip(2);

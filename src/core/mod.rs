@@ -906,7 +906,7 @@ impl Core {
     }
 
     /// SAX1 start tag without attributes.
-    #[inline]
+    #[inline(always)]
     fn emit_start_bare(&self, sink: &mut impl Sax, name: &[u8]) {
         if self.installed.element {
             sink.start_element(name, &[]);
@@ -920,6 +920,7 @@ impl Core {
     }
 
     /// SAX1 end tag.
+    #[inline(always)]
     fn emit_end(&self, sink: &mut impl Sax, name: &[u8]) {
         if self.installed.element {
             sink.end_element(name);
