@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::input::BIG_BUFFER_SIZE;
-use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
+use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Piece, Progressive, State, Sub, err};
 use crate::sax::Sax;
 
 /// `XML_MAX_NAME_LENGTH`.
@@ -86,6 +86,36 @@ impl Core {
             }
             None => false,
         }
+    }
+
+    /// `xmlParseName`, leaving an ASCII name in the input and appending
+    /// any other to `own`: `None` (nothing appended) where `parse_name`
+    /// gives `None`.
+    fn parse_name_at(&mut self, own: &mut Vec<u8>) -> Option<Piece> {
+        let start = self.cur;
+        let mut i = start;
+        if is_ascii_name_start(self.at(i)) {
+            i += 1;
+            i += self.buf[i..]
+                .iter()
+                .position(|&b| !is_ascii_name_char(b))
+                .unwrap_or(self.buf.len() - i);
+            let b = self.at(i);
+            if b > 0 && b < 0x80 {
+                let count = i - start;
+                if count > MAX_NAME_LENGTH {
+                    self.fatal(err::NAME_TOO_LONG);
+                    return None;
+                }
+                self.cur = i;
+                self.col += count as u64;
+                return Some(Piece::Input(start, i));
+            }
+        }
+        let name = self.parse_name_complex(false)?;
+        let s = own.len();
+        own.extend_from_slice(&name);
+        Some(Piece::Own(s, own.len()))
     }
 
     /// `xmlParseNameComplex` / `xmlParseNCNameComplex` (`nc`: no colons).
@@ -393,28 +423,29 @@ impl Core {
     /// `xmlParseStartTag`: adds the attribute to `atts` unless its name is
     /// there already. Returns whether a name and a value were parsed.
     fn parse_attribute(&mut self, atts: &mut Attributes) -> (bool, bool) {
-        let start = atts.bytes.len();
-        if !self.parse_name_into(&mut atts.bytes) {
+        let own = atts.bytes.len();
+        let Some(name) = self.parse_name_at(&mut atts.bytes) else {
             self.fatal(err::NAME_REQUIRED);
             return (false, false);
-        }
-        let name_end = atts.bytes.len();
+        };
         self.skip_blanks();
         if self.raw() == b'=' {
             self.next_char();
             self.skip_blanks();
-            let ok = self.parse_att_value_into(false, &mut atts.bytes);
+            let value = self.parse_att_value_at(false, &mut atts.bytes);
             self.sub = Sub::None;
-            if ok && atts.contains_name_at(start, name_end) {
-                self.fatal(err::ATTRIBUTE_REDEFINED);
-            } else if ok {
-                atts.spans.push((start, name_end, atts.bytes.len()));
-                return (true, true);
+            if let Some(value) = value {
+                if atts.contains_name(&self.buf, name) {
+                    self.fatal(err::ATTRIBUTE_REDEFINED);
+                } else {
+                    atts.spans.push((name, value));
+                    return (true, true);
+                }
             }
-            atts.bytes.truncate(start);
-            (true, ok)
+            atts.bytes.truncate(own);
+            (true, value.is_some())
         } else {
-            atts.bytes.truncate(start);
+            atts.bytes.truncate(own);
             self.fatal(err::ATTRIBUTE_WITHOUT_VALUE);
             (false, false)
         }
@@ -685,10 +716,24 @@ impl Core {
     /// `xmlParseAttValueInternal` appending the value to `out`: false where
     /// it gives NULL (`out` may then hold part of the value).
     fn parse_att_value_into(&mut self, normalize: bool, out: &mut Vec<u8>) -> bool {
+        match self.parse_att_value_at(normalize, out) {
+            Some(Piece::Input(s, e)) => {
+                out.extend_from_slice(&self.buf[s..e]);
+                true
+            }
+            Some(Piece::Own(..)) => true,
+            None => false,
+        }
+    }
+
+    /// `xmlParseAttValueInternal`: a value that is the input's bytes as
+    /// they are is left there; any other is appended to `out`. `None` where
+    /// it gives NULL (`out` may then hold part of the value).
+    fn parse_att_value_at(&mut self, normalize: bool, out: &mut Vec<u8>) -> Option<Piece> {
         let limit = self.raw();
         if limit != b'"' && limit != b'\'' {
             self.fatal(err::ATTRIBUTE_NOT_STARTED);
-            return false;
+            return None;
         }
         self.sub = Sub::AttributeValue;
         let mut line = self.line;
@@ -735,10 +780,13 @@ impl Core {
             }
             if i - start > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return false;
+                return None;
             }
             if self.at(i) != limit {
-                return self.parse_att_value_complex(normalize, out);
+                let s = out.len();
+                return self
+                    .parse_att_value_complex(normalize, out)
+                    .then_some(Piece::Own(s, out.len()));
             }
         } else {
             let table = if limit == b'"' {
@@ -755,19 +803,21 @@ impl Core {
             last = i;
             if i - start > MAX_TEXT_LENGTH {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
-                return false;
+                return None;
             }
             if self.at(i) != limit {
-                return self.parse_att_value_complex(normalize, out);
+                let s = out.len();
+                return self
+                    .parse_att_value_complex(normalize, out)
+                    .then_some(Piece::Own(s, out.len()));
             }
         }
         i += 1;
         col += 1;
-        out.extend_from_slice(&self.buf[start..last]);
         self.cur = i;
         self.line = line;
         self.col = col;
-        true
+        Some(Piece::Input(start, last))
     }
 
     /// `xmlParseAttValueComplex`, appending the value to `out`; false

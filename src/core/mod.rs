@@ -316,12 +316,20 @@ pub(crate) struct Core {
     name_pool: Vec<Vec<u8>>,
 }
 
-/// Attributes of a start tag, names and values in one reused buffer.
+/// Attributes of a start tag. Names and values are read where they stand
+/// in the input buffer (which does not move while a start tag is parsed);
+/// those that are not the input's bytes as they are (values with
+/// references or normalized, names of other characters) are copied into
+/// one reused buffer.
 #[derive(Debug, Default)]
 pub(super) struct Attributes {
+    /// Names and values not taken from the input as they stand.
     bytes: Vec<u8>,
-    /// (name start, name end = value start, value end) in `bytes`.
-    spans: Vec<(usize, usize, usize)>,
+    /// (name, value) of each attribute.
+    spans: Vec<(Piece, Piece)>,
+    /// One bit per (length, first byte, last byte) class of the names so
+    /// far: a name whose bit is clear is not among them.
+    seen: u64,
     /// The names, once there are many: libxml2 compares each new name with
     /// every earlier one, which is quadratic.
     many: HashSet<Vec<u8>>,
@@ -329,43 +337,82 @@ pub(super) struct Attributes {
     indexed: usize,
 }
 
+/// Where a name or value of [`Attributes`] is: a range of the input buffer
+/// or of the attributes' own bytes.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Piece {
+    Input(usize, usize),
+    Own(usize, usize),
+}
+
+impl Piece {
+    fn get<'a>(self, input: &'a [u8], own: &'a [u8]) -> &'a [u8] {
+        match self {
+            Piece::Input(s, e) => &input[s..e],
+            Piece::Own(s, e) => &own[s..e],
+        }
+    }
+}
+
 impl Attributes {
     fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
+        self.seen = 0;
         if self.indexed > 0 {
             self.many.clear();
             self.indexed = 0;
         }
     }
 
-    /// Whether the name at `start..end` of the buffer is one of the names
-    /// so far.
-    fn contains_name_at(&mut self, start: usize, end: usize) -> bool {
+    /// Whether `name` is one of the names so far; if not, it is counted as
+    /// seen (the caller adds it).
+    fn contains_name(&mut self, input: &[u8], name: Piece) -> bool {
+        let name_bytes = name.get(input, &self.bytes);
         if self.spans.len() < content::MANY_ATTRIBUTES {
-            let name = &self.bytes[start..end];
+            let bit = name_class(name_bytes);
+            if self.seen & bit == 0 {
+                self.seen |= bit;
+                return false;
+            }
             return self
                 .spans
                 .iter()
-                .any(|&(s, m, _)| self.bytes[s..m] == *name);
+                .any(|&(n, _)| n.get(input, &self.bytes) == name_bytes);
         }
         while self.indexed < self.spans.len() {
-            let (s, m, _) = self.spans[self.indexed];
-            self.many.insert(self.bytes[s..m].to_vec());
+            let n = self.spans[self.indexed].0.get(input, &self.bytes).to_vec();
+            self.many.insert(n);
             self.indexed += 1;
         }
-        self.many.contains(&self.bytes[start..end])
+        self.many.contains(name.get(input, &self.bytes))
     }
 
-    fn name(&self, k: usize) -> &[u8] {
-        let (s, m, _) = self.spans[k];
-        &self.bytes[s..m]
+    fn len(&self) -> usize {
+        self.spans.len()
     }
 
-    fn value(&self, k: usize) -> &[u8] {
-        let (_, m, e) = self.spans[k];
-        &self.bytes[m..e]
+    fn name<'a>(&'a self, input: &'a [u8], k: usize) -> &'a [u8] {
+        self.spans[k].0.get(input, &self.bytes)
     }
+
+    fn value<'a>(&'a self, input: &'a [u8], k: usize) -> &'a [u8] {
+        self.spans[k].1.get(input, &self.bytes)
+    }
+}
+
+/// The bit of [`Attributes::seen`] for a name.
+fn name_class(name: &[u8]) -> u64 {
+    let (first, last) = match name {
+        [] => (0, 0),
+        [f, .., l] => (*f, *l),
+        [f] => (*f, *f),
+    };
+    let h = (name.len() as u32)
+        .wrapping_mul(0x9E37_79B9)
+        .wrapping_add(u32::from(first).wrapping_mul(0x85EB_CA6B))
+        .wrapping_add(u32::from(last).wrapping_mul(0xC2B2_AE35));
+    1 << (h >> 26)
 }
 
 impl Core {
@@ -876,28 +923,30 @@ impl Core {
     fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
         if self.installed.element {
             const ON_STACK: usize = 16;
-            let n = atts.spans.len();
+            let n = atts.len();
+            let input = &self.buf;
             if n == 0 {
                 sink.start_element(name, &[]);
             } else if n <= ON_STACK {
                 let mut list: [(&[u8], &[u8]); ON_STACK] = [(&[], &[]); ON_STACK];
                 for (k, slot) in list[..n].iter_mut().enumerate() {
-                    *slot = (atts.name(k), atts.value(k));
+                    *slot = (atts.name(input, k), atts.value(input, k));
                 }
                 sink.start_element(name, &list[..n]);
             } else {
-                let list: Vec<(&[u8], &[u8])> =
-                    (0..n).map(|k| (atts.name(k), atts.value(k))).collect();
+                let list: Vec<(&[u8], &[u8])> = (0..n)
+                    .map(|k| (atts.name(input, k), atts.value(input, k)))
+                    .collect();
                 sink.start_element(name, &list);
             }
         } else if self.installed.default {
             let mut d = vec![b'<'];
             d.extend_from_slice(name);
-            for k in 0..atts.spans.len() {
+            for k in 0..atts.len() {
                 d.push(b' ');
-                d.extend_from_slice(atts.name(k));
+                d.extend_from_slice(atts.name(&self.buf, k));
                 d.extend_from_slice(b"=\"");
-                d.extend_from_slice(atts.value(k));
+                d.extend_from_slice(atts.value(&self.buf, k));
                 d.push(b'"');
             }
             d.push(b'>');
