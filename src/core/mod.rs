@@ -401,6 +401,22 @@ impl Attributes {
     }
 }
 
+/// A start tag's event with its attribute list on the stack, in an array
+/// of `N` (at least as many as the attributes).
+fn start_with_list<const N: usize>(
+    sink: &mut impl Sax,
+    name: &[u8],
+    input: &[u8],
+    atts: &Attributes,
+) {
+    let n = atts.len();
+    let mut list: [(&[u8], &[u8]); N] = [(&[], &[]); N];
+    for (k, slot) in list[..n].iter_mut().enumerate() {
+        *slot = (atts.name(input, k), atts.value(input, k));
+    }
+    sink.start_element(name, &list[..n]);
+}
+
 /// The bit of [`Attributes::seen`] for a name.
 fn name_class(name: &[u8]) -> u64 {
     let (first, last) = match name {
@@ -922,22 +938,17 @@ impl Core {
     /// SAX1 start tag.
     fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
         if self.installed.element {
-            const ON_STACK: usize = 16;
-            let n = atts.len();
             let input = &self.buf;
-            if n == 0 {
-                sink.start_element(name, &[]);
-            } else if n <= ON_STACK {
-                let mut list: [(&[u8], &[u8]); ON_STACK] = [(&[], &[]); ON_STACK];
-                for (k, slot) in list[..n].iter_mut().enumerate() {
-                    *slot = (atts.name(input, k), atts.value(input, k));
+            match atts.len() {
+                0 => sink.start_element(name, &[]),
+                1..=4 => start_with_list::<4>(sink, name, input, atts),
+                5..=16 => start_with_list::<16>(sink, name, input, atts),
+                n => {
+                    let list: Vec<(&[u8], &[u8])> = (0..n)
+                        .map(|k| (atts.name(input, k), atts.value(input, k)))
+                        .collect();
+                    sink.start_element(name, &list);
                 }
-                sink.start_element(name, &list[..n]);
-            } else {
-                let list: Vec<(&[u8], &[u8])> = (0..n)
-                    .map(|k| (atts.name(input, k), atts.value(input, k)))
-                    .collect();
-                sink.start_element(name, &list);
             }
         } else if self.installed.default {
             let mut d = vec![b'<'];
