@@ -331,7 +331,7 @@ impl Core {
         }
         let mut name = self.name_pool.pop().unwrap_or_default();
         name.clear();
-        name.extend_from_slice(&s[1..=len]);
+        append_short(&mut name, &s[1..=len]);
         self.cur += len + 2;
         self.col += len as u64 + 2;
         if !self.disable_sax {
@@ -1064,7 +1064,7 @@ impl Core {
         };
         let n = tag.name.len();
         let s = &self.buf[self.cur + 2..];
-        if s.len() <= n || s[n] != b'>' || s[..n] != *tag.name {
+        if s.len() <= n || s[n] != b'>' || !same_short(&s[..n], &tag.name) {
             return false;
         }
         let Some(tag) = self.names.pop() else {
@@ -2024,6 +2024,30 @@ impl Core {
         self.error_code = err::NO_MEMORY;
         self.last_level = super::Level::Fatal;
         self.disable_sax = true;
+    }
+}
+
+/// `out.extend_from_slice(src)`, without a call to `memcpy` for the short
+/// names of most documents.
+#[inline]
+fn append_short(out: &mut Vec<u8>, src: &[u8]) {
+    if src.len() <= 8 {
+        for &b in src {
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(src);
+    }
+}
+
+/// `a == b` for slices of one length, without a call to `memcmp` for the
+/// short names of most documents.
+#[inline]
+fn same_short(a: &[u8], b: &[u8]) -> bool {
+    if a.len() <= 8 && a.len() == b.len() {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    } else {
+        a == b
     }
 }
 
