@@ -293,26 +293,7 @@ impl Core {
     /// the bytes appended from `from` on.
     pub(super) fn lasts_append(&mut self, from: usize) {
         if self.buf.len() == from + 1 {
-            // One byte (one-byte feeding): what the general case below
-            // does with it.
-            if self.buf[from] == b'<' {
-                if let Some(g) = self.last_gt_any {
-                    self.gt_before_lt = Some(g);
-                }
-                self.last_lt = Some(from);
-                self.gt_scan = ElementParser::default();
-                self.gt_after_lt = None;
-                return;
-            }
-            if self.last_lt.is_some()
-                && self.gt_after_lt.is_none()
-                && matches!(self.buf[from], b'>' | b'"' | b'\'')
-            {
-                self.scan_gt_from(from);
-            }
-            if self.buf[from] == b'>' {
-                self.last_gt_any = Some(from);
-            }
+            self.lasts_append_byte(from);
             return;
         }
         let last_lt_new = self.buf[from..].iter().rposition(|&b| b == b'<');
@@ -338,6 +319,34 @@ impl Core {
         }
         if let Some(q) = last_gt_new {
             self.last_gt_any = Some(from + q);
+        }
+    }
+
+    /// [`lasts_append`](Self::lasts_append) for the one byte at `at`, the
+    /// last of the buffer (one-byte feeding).
+    #[inline(always)]
+    pub(super) fn lasts_append_byte(&mut self, at: usize) {
+        match self.buf[at] {
+            b'<' => {
+                if let Some(g) = self.last_gt_any {
+                    self.gt_before_lt = Some(g);
+                }
+                self.last_lt = Some(at);
+                self.gt_scan = ElementParser::default();
+                self.gt_after_lt = None;
+            }
+            b @ (b'>' | b'"' | b'\'') => {
+                if self.last_lt.is_some()
+                    && self.gt_after_lt.is_none()
+                    && step_gt_scan(&mut self.gt_scan, &[b]).is_some()
+                {
+                    self.gt_after_lt = Some(at);
+                }
+                if b == b'>' {
+                    self.last_gt_any = Some(at);
+                }
+            }
+            _ => {}
         }
     }
 

@@ -674,10 +674,7 @@ impl Core {
             return None;
         }
         self.buf.push(b);
-        // lasts_append for one byte: only '<', '>' and quotes change it
-        if matches!(b, b'<' | b'>' | b'"' | b'\'') {
-            self.lasts_append(len);
-        }
+        self.lasts_append_byte(len);
         if len == self.cur {
             // the first byte of the text: what follows it depends on it
             self.idle_until = self.content_idle_until();
@@ -772,7 +769,7 @@ impl Core {
         }
         let old = self.buf.len();
         self.buf.push(b'>');
-        self.lasts_append(old);
+        self.lasts_append_byte(old);
         if self.buf.len() - self.cur < 2 || self.buf[self.cur] != b'<' {
             self.try_or_finish(sink, false);
         } else {
