@@ -467,10 +467,14 @@ impl Core {
             self.names.shrink_to(self.names.len().max(64));
         }
         self.idle = self.idle_mode();
-        self.idle_until = self.content_idle_until();
+        // `idle_until` only matters in text
+        self.idle_until = match self.idle {
+            Idle::Content => self.content_idle_until(),
+            Idle::Markup | Idle::No => 0,
+        };
         self.idle_ok = self.last_level <= Level::Warning;
         self.idle_limit = self.idle_limit();
-        ret == 0 && self.last_level <= Level::Warning
+        ret == 0 && self.idle_ok
     }
 
     /// [`parse`](Self::parse) of a final chunk the caller gives away: when
@@ -778,7 +782,11 @@ impl Core {
                 self.shrink_input();
                 self.check_index = 0;
             }
-            let (_, lastgt) = self.get_lasts();
+            // `get_lasts`, when the `>` ended the tag
+            let lastgt = match self.gt_after_lt {
+                Some(g) if self.last_lt.is_some() => Some(g),
+                _ => self.get_lasts().1,
+            };
             if lastgt.is_some_and(|g| self.cur < g) {
                 if self.state == State::StartTag {
                     self.start_tag_state(sink);
