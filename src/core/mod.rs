@@ -459,6 +459,9 @@ impl Core {
             (b">", false) => self
                 .parse_tag_close(sink)
                 .unwrap_or_else(|| self.parse_chunk(sink, chunk, is_final)),
+            (b"<", false) => self
+                .parse_text_end(sink)
+                .unwrap_or_else(|| self.parse_chunk(sink, chunk, is_final)),
             _ => self.parse_chunk(sink, chunk, is_final),
         };
         if is_final {
@@ -798,17 +801,60 @@ impl Core {
                 }
             }
         }
+        Some(self.small_chunk_result())
+    }
+
+    /// `xmlParseChunk` of a lone `<` that is not the last chunk, after a
+    /// text that waits for it (byte-by-byte feeding): the push loop's
+    /// `CONTENT` case hands the text on at once, and the loop itself runs
+    /// only if more than the `<` is left after it (with the `<` alone, the
+    /// loop returns at its next turn). `None` (nothing done) when this
+    /// does not apply.
+    fn parse_text_end(&mut self, sink: &mut impl Sax) -> Option<i32> {
+        let old = self.buf.len();
+        if self.idle != Idle::Content
+            || self.cur >= old
+            || old >= 10_000_000
+            || old - self.cur + 1 >= input::BIG_BUFFER_SIZE
+            || matches!(self.buf[self.cur], b'<' | b'&')
+        {
+            return None;
+        }
+        self.buf.push(b'<');
+        self.lasts_append_byte(old);
+        // the first steps of `try_or_finish`, then its `CONTENT` case for
+        // a text followed by the `<` just added
+        if self.cur > 4096 {
+            self.shrink_input();
+            self.check_index = 0;
+        }
+        let (test, cons) = (self.cur, self.consumed);
+        self.check_index = 0;
+        self.parse_char_data(sink);
+        if self.state != State::Eof {
+            if cons == self.consumed && test == self.cur {
+                self.fatal(err::INTERNAL_ERROR);
+                self.halt();
+            } else if self.buf.len() - self.cur > 1 && !(self.error_code != 0 && self.disable_sax) {
+                self.try_or_finish(sink, false);
+            }
+        }
+        Some(self.small_chunk_result())
+    }
+
+    /// The end of `xmlParseChunk` for a chunk that is not the last.
+    fn small_chunk_result(&mut self) -> i32 {
         if self.state == State::Eof {
-            return Some(self.error_code);
+            return self.error_code;
         }
         if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
             self.fatal(err::INTERNAL_ERROR);
             self.halt();
         }
         if self.error_code != 0 && self.disable_sax {
-            return Some(self.error_code);
+            return self.error_code;
         }
-        Some(if self.well_formed { 0 } else { self.error_code })
+        if self.well_formed { 0 } else { self.error_code }
     }
 
     /// Whether `xmlParseTryOrFinish` would return at once without a
