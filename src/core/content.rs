@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::input::BIG_BUFFER_SIZE;
 use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Progressive, State, Sub, err};
+use crate::decode::kernels::{PLAIN_TEXT, plain_multibyte_len, plain_text_windows, text_run};
 use crate::sax::Sax;
 
 /// `XML_MAX_NAME_LENGTH`.
@@ -1125,52 +1126,20 @@ impl Core {
     /// [`BIG_BUFFER_SIZE`], moving the cursor, line and column as `NEXTL`
     /// does. Stops before anything else.
     fn plain_text_run(&mut self, buf: &mut Vec<u8>) {
-        let s = &self.buf;
         let start = self.cur;
         let Some(room) = BIG_BUFFER_SIZE.checked_sub(buf.len()).filter(|&r| r > 0) else {
             return;
         };
         // A character is taken while the piece is shorter than
         // BIG_BUFFER_SIZE, i.e. while it starts before `end`.
-        let end = s.len().min(start + room);
-        let mut i = start;
-        let mut line = self.line;
-        // The column is `col_base` plus the characters from `seg` on: the
-        // bytes less the continuation bytes (`extra`).
-        let (mut col_base, mut seg, mut extra) = (self.col, start, 0);
-        while i < end {
-            let b = s[i];
-            if is_plain_text(b) {
-                i += 1;
-            } else if b >= 0x80 {
-                if !self.utf8 {
-                    break;
-                }
-                // two-byte characters (Latin, Cyrillic, ...) inline
-                let len = if (0xC2..=0xDF).contains(&b)
-                    && s.get(i + 1).is_some_and(|&c| c & 0xC0 == 0x80)
-                {
-                    2
-                } else {
-                    plain_multibyte_len(s, i)
-                };
-                if len == 0 {
-                    break;
-                }
-                i += len;
-                extra += len - 1;
-            } else if b == b'\n' {
-                i += 1;
-                line += 1;
-                (col_base, seg, extra) = (1, i, 0);
-            } else {
-                break;
-            }
-        }
-        buf.extend_from_slice(&s[start..i]);
-        self.cur = i;
-        self.line = line;
-        self.col = col_base + (i - seg - extra) as u64;
+        let end = self.buf.len().min(start + room);
+        let run = text_run(&self.buf, start, end, self.utf8);
+        buf.extend_from_slice(&self.buf[start..run.at]);
+        self.cur = run.at;
+        self.line += run.lines;
+        // The column counts characters: bytes less continuation bytes.
+        let col_base = if run.lines > 0 { 1 } else { self.col };
+        self.col = col_base + (run.at - run.line_start - run.extra) as u64;
     }
 
     // ------------------------------------------------------------------
@@ -1884,7 +1853,14 @@ fn is_plain_text(b: u8) -> bool {
 /// How many bytes at the start of `s` are [`is_plain_text`].
 #[inline]
 fn plain_text_prefix(s: &[u8]) -> usize {
-    plain_prefix(s, &PLAIN_TEXT, b']')
+    // Most runs end within two words, before a vector window would pay.
+    const SHORT: usize = 16;
+    let head = plain_prefix(&s[..s.len().min(SHORT)], &PLAIN_TEXT, b']');
+    if head < SHORT {
+        return head;
+    }
+    let n = SHORT + plain_text_windows(&s[SHORT..]);
+    n + plain_prefix(&s[n..], &PLAIN_TEXT, b']')
 }
 
 /// How many bytes at the start of `s` are plain by `table`, a table whose
@@ -1940,48 +1916,6 @@ const fn plain_value(limit: u8) -> [bool; 256] {
         b += 1;
     }
     t
-}
-
-/// [`is_plain_text`] as a table.
-static PLAIN_TEXT: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = (c == 0x09 || (c >= 0x20 && c < 0x80)) && c != b'<' && c != b'&' && c != b']';
-        b += 1;
-    }
-    t
-};
-
-/// The length of the multi-byte UTF-8 character at `s[i]` if
-/// `xmlCurrentChar` reads it without error and it is a `Char` (no
-/// surrogates, no U+FFFE/U+FFFF, nothing above U+10FFFF); 0 otherwise
-/// (also when it is cut off by the end of `s`).
-#[inline]
-pub(super) fn plain_multibyte_len(s: &[u8], i: usize) -> usize {
-    let cont = |k: usize| s.get(i + k).is_some_and(|&b| b & 0xC0 == 0x80);
-    let bits = |k: usize| u32::from(s[i + k] & 0x3F);
-    match s[i] {
-        0xC2..=0xDF if cont(1) => 2,
-        c @ 0xE0..=0xEF if cont(1) && cont(2) => {
-            let v = (u32::from(c & 0xF) << 12) | (bits(1) << 6) | bits(2);
-            if v < 0x800 || (0xD800..0xE000).contains(&v) || v >= 0xFFFE {
-                0
-            } else {
-                3
-            }
-        }
-        c @ 0xF0..=0xF4 if cont(1) && cont(2) && cont(3) => {
-            let v = (u32::from(c & 7) << 18) | (bits(1) << 12) | (bits(2) << 6) | bits(3);
-            if (0x10000..=0x10FFFF).contains(&v) {
-                4
-            } else {
-                0
-            }
-        }
-        _ => 0,
-    }
 }
 
 /// `xmlCheckCdataPush`: bytes that are fine, negative offset of a bad one.
