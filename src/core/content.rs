@@ -1089,15 +1089,11 @@ impl Core {
     fn parse_char_data_complex(&mut self, sink: &mut impl Sax) {
         let mut buf = std::mem::take(&mut self.text_buf);
         buf.clear();
+        // The characters the loop takes as they are, taken before it looks
+        // at the first one.
+        self.plain_text_run(&mut buf);
         let (mut c, mut l) = self.cur_char();
-        while c != u32::from(b'<') && c != u32::from(b'&') && is_char(c) {
-            if c == u32::from(b']') && self.nxt(1) == b']' && self.nxt(2) == b'>' {
-                self.fatal(err::MISPLACED_CDATA_END);
-            }
-            push_utf8(&mut buf, c);
-            self.nextl(l);
-            self.plain_text_run(&mut buf);
-            (c, l) = self.cur_char();
+        loop {
             if buf.len() >= BIG_BUFFER_SIZE {
                 if !self.disable_sax {
                     self.emit_characters(sink, &buf);
@@ -1108,6 +1104,16 @@ impl Core {
                     return;
                 }
             }
+            if !(c != u32::from(b'<') && c != u32::from(b'&') && is_char(c)) {
+                break;
+            }
+            if c == u32::from(b']') && self.nxt(1) == b']' && self.nxt(2) == b'>' {
+                self.fatal(err::MISPLACED_CDATA_END);
+            }
+            push_utf8(&mut buf, c);
+            self.nextl(l);
+            self.plain_text_run(&mut buf);
+            (c, l) = self.cur_char();
         }
         if !buf.is_empty() && !self.disable_sax {
             self.emit_characters(sink, &buf);
