@@ -1507,13 +1507,18 @@ impl Core {
                 return;
             }
             if !self.disable_sax {
-                let mut out = Vec::new();
                 if self.utf8 {
-                    push_utf8(&mut out, value);
-                    self.emit_characters(sink, &out);
+                    // on the stack: no allocation for each reference
+                    if let Some(ch) = char::from_u32(value) {
+                        let mut tmp = [0u8; 4];
+                        self.emit_characters(sink, ch.encode_utf8(&mut tmp).as_bytes());
+                    } else {
+                        let mut out = Vec::new();
+                        push_utf8(&mut out, value);
+                        self.emit_characters(sink, &out);
+                    }
                 } else if value <= 0xFF {
-                    out.push(value as u8);
-                    self.emit_characters(sink, &out);
+                    self.emit_characters(sink, &[value as u8]);
                 }
             }
             return;
