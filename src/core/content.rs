@@ -1864,8 +1864,8 @@ fn is_plain_text(b: u8) -> bool {
 /// How many bytes at the start of `s` are [`is_plain_text`].
 #[inline]
 fn plain_text_prefix(s: &[u8]) -> usize {
-    // Most runs end within two words, before a vector window would pay.
-    const SHORT: usize = 16;
+    // Most runs end within a word, before a vector window would pay.
+    const SHORT: usize = 8;
     let head = plain_prefix(&s[..s.len().min(SHORT)], &PLAIN_TEXT, b']');
     if head < SHORT {
         return head;
