@@ -992,10 +992,12 @@ impl Core {
         loop {
             // get_more_space
             loop {
-                while self.at(i) == 0x20 {
-                    i += 1;
-                    self.col += 1;
-                }
+                let spaces = self
+                    .buf
+                    .get(i..)
+                    .map_or(0, |rest| rest.iter().take_while(|&&b| b == 0x20).count());
+                i += spaces;
+                self.col += spaces as u64;
                 if self.at(i) == 0xA {
                     while self.at(i) == 0xA {
                         self.line += 1;
