@@ -3121,7 +3121,10 @@ mod x86_text {
                         let n2 = _mm256_loadu_si256(p.add(i + 2).cast());
                         let n3 = _mm256_loadu_si256(p.add(i + 3).cast());
                         let e = super::x86_wide::utf8_errors_256(kl, n3, n2, n1, v);
-                        flags |= u64::from(!mask(_mm256_cmpeq_epi8(e, zero))) << 2;
+                        // (mostly clean: the mask only when needed)
+                        if _mm256_testz_si256(e, e) == 0 {
+                            flags |= u64::from(!mask(_mm256_cmpeq_epi8(e, zero))) << 2;
+                        }
                         // EF BF BE or EF BF BF (U+FFFE, U+FFFF) begins here.
                         let nonchar = _mm256_and_si256(
                             _mm256_and_si256(_mm256_cmpeq_epi8(v, ef), _mm256_cmpeq_epi8(n1, bf)),
