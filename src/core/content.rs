@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::input::BIG_BUFFER_SIZE;
 use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Piece, Progressive, State, Sub, err};
+use crate::decode::kernels::{PLAIN_TEXT, plain_multibyte_len, plain_text_windows, text_run};
 use crate::sax::Sax;
 
 /// `XML_MAX_NAME_LENGTH`.
@@ -1144,10 +1145,12 @@ impl Core {
         loop {
             // get_more_space
             loop {
-                while self.at(i) == 0x20 {
-                    i += 1;
-                    self.col += 1;
-                }
+                let spaces = self
+                    .buf
+                    .get(i..)
+                    .map_or(0, |rest| rest.iter().take_while(|&&b| b == 0x20).count());
+                i += spaces;
+                self.col += spaces as u64;
                 if self.at(i) == 0xA {
                     while self.at(i) == 0xA {
                         self.line += 1;
@@ -1241,15 +1244,11 @@ impl Core {
     fn parse_char_data_complex(&mut self, sink: &mut impl Sax) {
         let mut buf = std::mem::take(&mut self.text_buf);
         buf.clear();
+        // The characters the loop takes as they are, taken before it looks
+        // at the first one.
+        self.plain_text_run(&mut buf);
         let (mut c, mut l) = self.cur_char();
-        while c != u32::from(b'<') && c != u32::from(b'&') && is_char(c) {
-            if c == u32::from(b']') && self.nxt(1) == b']' && self.nxt(2) == b'>' {
-                self.fatal(err::MISPLACED_CDATA_END);
-            }
-            push_utf8(&mut buf, c);
-            self.nextl(l);
-            self.plain_text_run(&mut buf);
-            (c, l) = self.cur_char();
+        loop {
             if buf.len() >= BIG_BUFFER_SIZE {
                 if !self.disable_sax {
                     self.emit_characters(sink, &buf);
@@ -1260,6 +1259,16 @@ impl Core {
                     return;
                 }
             }
+            if !(c != u32::from(b'<') && c != u32::from(b'&') && is_char(c)) {
+                break;
+            }
+            if c == u32::from(b']') && self.nxt(1) == b']' && self.nxt(2) == b'>' {
+                self.fatal(err::MISPLACED_CDATA_END);
+            }
+            push_utf8(&mut buf, c);
+            self.nextl(l);
+            self.plain_text_run(&mut buf);
+            (c, l) = self.cur_char();
         }
         if !buf.is_empty() && !self.disable_sax {
             self.emit_characters(sink, &buf);
@@ -1278,52 +1287,20 @@ impl Core {
     /// [`BIG_BUFFER_SIZE`], moving the cursor, line and column as `NEXTL`
     /// does. Stops before anything else.
     fn plain_text_run(&mut self, buf: &mut Vec<u8>) {
-        let s = &self.buf;
         let start = self.cur;
         let Some(room) = BIG_BUFFER_SIZE.checked_sub(buf.len()).filter(|&r| r > 0) else {
             return;
         };
         // A character is taken while the piece is shorter than
         // BIG_BUFFER_SIZE, i.e. while it starts before `end`.
-        let end = s.len().min(start + room);
-        let mut i = start;
-        let mut line = self.line;
-        // The column is `col_base` plus the characters from `seg` on: the
-        // bytes less the continuation bytes (`extra`).
-        let (mut col_base, mut seg, mut extra) = (self.col, start, 0);
-        while i < end {
-            let b = s[i];
-            if is_plain_text(b) {
-                i += 1;
-            } else if b >= 0x80 {
-                if !self.utf8 {
-                    break;
-                }
-                // two-byte characters (Latin, Cyrillic, ...) inline
-                let len = if (0xC2..=0xDF).contains(&b)
-                    && s.get(i + 1).is_some_and(|&c| c & 0xC0 == 0x80)
-                {
-                    2
-                } else {
-                    plain_multibyte_len(s, i)
-                };
-                if len == 0 {
-                    break;
-                }
-                i += len;
-                extra += len - 1;
-            } else if b == b'\n' {
-                i += 1;
-                line += 1;
-                (col_base, seg, extra) = (1, i, 0);
-            } else {
-                break;
-            }
-        }
-        buf.extend_from_slice(&s[start..i]);
-        self.cur = i;
-        self.line = line;
-        self.col = col_base + (i - seg - extra) as u64;
+        let end = self.buf.len().min(start + room);
+        let run = text_run(&self.buf, start, end, self.utf8);
+        buf.extend_from_slice(&self.buf[start..run.at]);
+        self.cur = run.at;
+        self.line += run.lines;
+        // The column counts characters: bytes less continuation bytes.
+        let col_base = if run.lines > 0 { 1 } else { self.col };
+        self.col = col_base + (run.at - run.line_start - run.extra) as u64;
     }
 
     // ------------------------------------------------------------------
@@ -1685,13 +1662,18 @@ impl Core {
                 return;
             }
             if !self.disable_sax {
-                let mut out = Vec::new();
                 if self.utf8 {
-                    push_utf8(&mut out, value);
-                    self.emit_characters(sink, &out);
+                    // on the stack: no allocation for each reference
+                    if let Some(ch) = char::from_u32(value) {
+                        let mut tmp = [0u8; 4];
+                        self.emit_characters(sink, ch.encode_utf8(&mut tmp).as_bytes());
+                    } else {
+                        let mut out = Vec::new();
+                        push_utf8(&mut out, value);
+                        self.emit_characters(sink, &out);
+                    }
                 } else if value <= 0xFF {
-                    out.push(value as u8);
-                    self.emit_characters(sink, &out);
+                    self.emit_characters(sink, &[value as u8]);
                 }
             }
             return;
@@ -2061,7 +2043,14 @@ fn is_plain_text(b: u8) -> bool {
 /// How many bytes at the start of `s` are [`is_plain_text`].
 #[inline]
 fn plain_text_prefix(s: &[u8]) -> usize {
-    plain_prefix(s, &PLAIN_TEXT, b']')
+    // Most runs end within a word, before a vector window would pay.
+    const SHORT: usize = 8;
+    let head = plain_prefix(&s[..s.len().min(SHORT)], &PLAIN_TEXT, b']');
+    if head < SHORT {
+        return head;
+    }
+    let n = SHORT + plain_text_windows(&s[SHORT..]);
+    n + plain_prefix(&s[n..], &PLAIN_TEXT, b']')
 }
 
 /// How many bytes at the start of `s` are plain by `table`, a table whose
@@ -2117,48 +2106,6 @@ const fn plain_value(limit: u8) -> [bool; 256] {
         b += 1;
     }
     t
-}
-
-/// [`is_plain_text`] as a table.
-static PLAIN_TEXT: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = (c == 0x09 || (c >= 0x20 && c < 0x80)) && c != b'<' && c != b'&' && c != b']';
-        b += 1;
-    }
-    t
-};
-
-/// The length of the multi-byte UTF-8 character at `s[i]` if
-/// `xmlCurrentChar` reads it without error and it is a `Char` (no
-/// surrogates, no U+FFFE/U+FFFF, nothing above U+10FFFF); 0 otherwise
-/// (also when it is cut off by the end of `s`).
-#[inline]
-pub(super) fn plain_multibyte_len(s: &[u8], i: usize) -> usize {
-    let cont = |k: usize| s.get(i + k).is_some_and(|&b| b & 0xC0 == 0x80);
-    let bits = |k: usize| u32::from(s[i + k] & 0x3F);
-    match s[i] {
-        0xC2..=0xDF if cont(1) => 2,
-        c @ 0xE0..=0xEF if cont(1) && cont(2) => {
-            let v = (u32::from(c & 0xF) << 12) | (bits(1) << 6) | bits(2);
-            if v < 0x800 || (0xD800..0xE000).contains(&v) || v >= 0xFFFE {
-                0
-            } else {
-                3
-            }
-        }
-        c @ 0xF0..=0xF4 if cont(1) && cont(2) && cont(3) => {
-            let v = (u32::from(c & 7) << 18) | (bits(1) << 12) | (bits(2) << 6) | bits(3);
-            if (0x10000..=0x10FFFF).contains(&v) {
-                4
-            } else {
-                0
-            }
-        }
-        _ => 0,
-    }
 }
 
 /// `xmlCheckCdataPush`: bytes that are fine, negative offset of a bad one.
