@@ -42,10 +42,51 @@ pub struct Parser {
 /// `xml_parse()` calls so that their allocations are reused.
 #[derive(Debug, Default)]
 struct Buffers {
-    name: Vec<u8>,
+    names: OpenNames,
     text: Vec<u8>,
     scratch: Vec<u8>,
     attributes: Vec<(Key, Vec<u8>)>,
+}
+
+/// The decoded names of the open elements, innermost last: an end tag
+/// takes its name from here instead of decoding it again as PHP does.
+///
+/// This relies on the core's pairing: an end event names the innermost
+/// element whose start event was given and that has not ended, because
+/// both come from the same entry of its stack of open tags, and a fatal
+/// error stops all later events for good (names left open then are never
+/// asked for). That holds while every start and end reaches the adapter
+/// and the names are decoded the same way, so the stack starts afresh
+/// whenever a parse call's [`NameKey`] differs from the last one. An end
+/// with no name left (its start came before) is decoded.
+#[derive(Debug, Default)]
+struct OpenNames {
+    bytes: Vec<u8>,
+    starts: Vec<usize>,
+    key: Option<NameKey>,
+}
+
+/// What decides which names an [`OpenNames`] stack holds and how they are
+/// decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NameKey {
+    target: TargetEncoding,
+    fold: bool,
+    empty_separator: bool,
+    /// Element events reach the adapter (otherwise the core's open tags
+    /// change unseen).
+    element: bool,
+}
+
+impl OpenNames {
+    /// Keeps the names if they were made under `key`.
+    fn keep_if(&mut self, key: Option<NameKey>) {
+        if self.key != key || key.is_none() {
+            self.bytes.clear();
+            self.starts.clear();
+            self.key = key;
+        }
+    }
 }
 
 /// What PHP keeps per parser, as PHP 8.2 keeps it (C `int`s).
@@ -467,8 +508,16 @@ impl Parser {
                 ..HandlerSet::NONE
             });
         }
+        let options = self.options;
+        self.buffers.names.keep_if(Some(NameKey {
+            target: options.target,
+            fold: options.case_folding != 0,
+            empty_separator: options.empty_separator,
+            element: installed.element,
+        }));
         let mut adapter = Adapter {
-            options: self.options,
+            options,
+            skip: options.skip(),
             set,
             handler,
             builder,
@@ -487,11 +536,14 @@ impl Parser {
         into_struct: bool,
         events: impl FnOnce(&mut dyn Sax),
     ) -> Option<Struct> {
+        // Hand-made events need not pair as the core's do.
+        self.buffers.names.keep_if(None);
         if !into_struct {
             self.drive(handler, None, |_, adapter, _| {
                 events(adapter);
                 true
             });
+            self.buffers.names.keep_if(None);
             return None;
         }
         self.struct_installed = true;
@@ -501,6 +553,7 @@ impl Parser {
             events(adapter);
             true
         });
+        self.buffers.names.keep_if(None);
         let result = builder.finish(true);
         self.builder = builder;
         Some(result)
@@ -578,6 +631,8 @@ impl Default for Parser {
 /// The [`Sax`] sink: plays `ext/xml/xml.c`'s `_xml_*_handler` functions.
 pub(crate) struct Adapter<'a, H: ?Sized> {
     options: Options,
+    /// `options.skip()`.
+    skip: usize,
     /// The handlers the user's handler has set.
     set: HandlerSet,
     handler: &'a mut H,
@@ -602,118 +657,111 @@ fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
     decode_into(s, target, out);
 }
 
-impl<H: Handler + ?Sized> Adapter<'_, H> {
-    /// `_xml_decode_tag()` into the name buffer (taken out of it).
-    fn decode_tag(&mut self, raw: &[u8]) -> Vec<u8> {
-        let mut out = std::mem::take(&mut self.buffers.name);
-        self.decode_tag_into(raw, &mut out);
-        out
-    }
-
-    /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
-    /// into a cleared `out`.
-    fn decode_tag_into(&mut self, raw: &[u8], out: &mut Vec<u8>) {
-        out.clear();
-        self.decode_tag_append(raw, out);
-    }
-
-    /// `_xml_decode_tag()`, appending to `out`.
-    fn decode_tag_append(&mut self, raw: &[u8], out: &mut Vec<u8>) {
-        if !self.options.empty_separator
-            && (self.options.target == TargetEncoding::Utf8 || raw.is_ascii())
-        {
-            // The bytes as they are (UTF-8 target, or ASCII): copy and
-            // fold in one pass.
-            if self.options.case_folding != 0 {
-                out.extend(raw.iter().map(u8::to_ascii_uppercase));
-            } else {
-                out.extend_from_slice(raw);
-            }
-            return;
-        }
-        let start = out.len();
-        if self.options.empty_separator && raw.contains(&0) {
-            let scratch = &mut self.buffers.scratch;
-            scratch.clear();
-            scratch.extend(raw.iter().copied().filter(|&b| b != 0));
-            decode_into(scratch, self.options.target, out);
+/// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
+/// appended to `out`. `scratch` is working room.
+#[inline]
+fn decode_tag_append(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+    if !options.empty_separator && (options.target == TargetEncoding::Utf8 || raw.is_ascii()) {
+        // The bytes as they are (UTF-8 target, or ASCII): copy and
+        // fold in one pass.
+        if options.case_folding != 0 {
+            out.extend(raw.iter().map(u8::to_ascii_uppercase));
         } else {
-            decode_into(raw, self.options.target, out);
+            out.extend_from_slice(raw);
         }
-        if self.options.case_folding != 0 {
-            out[start..].make_ascii_uppercase();
-        }
+        return;
     }
+    decode_tag_slow(options, raw, out, scratch);
+}
 
-    /// The attribute array PHP builds, as `symtable_update()` on an empty
-    /// array for each attribute in turn, in the first slots of `array`:
-    /// returns how many. The slots (and their allocations) are reused from
-    /// call to call; those past the count are spare.
-    fn attribute_array(
-        &mut self,
-        attributes: &[Attribute<'_>],
-        array: &mut Vec<(Key, Vec<u8>)>,
-    ) -> usize {
-        let mut len = 0;
-        // One bit per (length, first byte, last byte) class of the keys so
-        // far: a key whose bit is clear is not among them. Long lists also
-        // index their keys (PHP's arrays are hash tables): a search of the
-        // earlier keys per attribute would be quadratic.
-        let mut seen = 0u64;
-        let mut slots: Option<HashMap<Vec<u8>, usize>> = None;
-        let index_keys = |keys: &[(Key, Vec<u8>)]| -> HashMap<Vec<u8>, usize> {
-            keys.iter()
-                .enumerate()
-                .map(|(slot, (k, _))| (k.to_bytes().into_owned(), slot))
-                .collect()
+/// [`decode_tag_append`] with a conversion or an empty separator.
+#[inline(never)]
+fn decode_tag_slow(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+    let start = out.len();
+    if options.empty_separator && raw.contains(&0) {
+        scratch.clear();
+        scratch.extend(raw.iter().copied().filter(|&b| b != 0));
+        decode_into(scratch, options.target, out);
+    } else {
+        decode_into(raw, options.target, out);
+    }
+    if options.case_folding != 0 {
+        out[start..].make_ascii_uppercase();
+    }
+}
+
+/// The attribute array PHP builds, as `symtable_update()` on an empty
+/// array for each attribute in turn, in the first slots of `array`:
+/// returns how many. The slots (and their allocations) are reused from
+/// call to call; those past the count are spare.
+fn attribute_array(
+    options: Options,
+    attributes: &[Attribute<'_>],
+    array: &mut Vec<(Key, Vec<u8>)>,
+    scratch: &mut Vec<u8>,
+) -> usize {
+    let mut len = 0;
+    // One bit per (length, first byte, last byte) class of the keys so
+    // far: a key whose bit is clear is not among them. Long lists also
+    // index their keys (PHP's arrays are hash tables): a search of the
+    // earlier keys per attribute would be quadratic.
+    let mut seen = 0u64;
+    let mut slots: Option<HashMap<Vec<u8>, usize>> = None;
+    let index_keys = |keys: &[(Key, Vec<u8>)]| -> HashMap<Vec<u8>, usize> {
+        keys.iter()
+            .enumerate()
+            .map(|(slot, (k, _))| (k.to_bytes().into_owned(), slot))
+            .collect()
+    };
+    for &(name, value) in attributes {
+        if len == array.len() {
+            // a new slot, sized for what it will hold (a decoded name
+            // or value is never longer than the UTF-8 one)
+            array.reserve(attributes.len() - len);
+            array.push((
+                Key::Str(Vec::with_capacity(name.len())),
+                Vec::with_capacity(value.len()),
+            ));
+        }
+        let mut key = match &mut array[len].0 {
+            Key::Str(k) => std::mem::take(k),
+            Key::Int(_) => Vec::new(),
         };
-        for &(name, value) in attributes {
-            if len == array.len() {
-                // a new slot, sized for what it will hold (a decoded name
-                // or value is never longer than the UTF-8 one)
-                array.reserve(attributes.len() - len);
-                array.push((
-                    Key::Str(Vec::with_capacity(name.len())),
-                    Vec::with_capacity(value.len()),
-                ));
-            }
-            let mut key = match &mut array[len].0 {
-                Key::Str(k) => std::mem::take(k),
-                Key::Int(_) => Vec::new(),
-            };
-            self.decode_tag_into(name, &mut key);
-            let bit = key_class(&key);
-            let earlier = if seen & bit == 0 {
-                None
-            } else if len < MANY_ATTRIBUTES {
-                array[..len].iter().position(|(k, _)| key_is(k, &key))
-            } else {
-                slots
-                    .get_or_insert_with(|| index_keys(&array[..len]))
-                    .get(&key)
-                    .copied()
-            };
-            seen |= bit;
-            if len >= MANY_ATTRIBUTES && earlier.is_none() {
-                slots
-                    .get_or_insert_with(|| index_keys(&array[..len]))
-                    .insert(key.clone(), len);
-            }
-            let slot = if let Some(slot) = earlier {
-                array[len].0 = Key::Str(key);
-                slot
-            } else {
-                array[len].0 = key_from(key);
-                len += 1;
-                len - 1
-            };
-            let v = &mut array[slot].1;
-            v.clear();
-            decode_into(value, self.options.target, v);
+        key.clear();
+        decode_tag_append(options, name, &mut key, scratch);
+        let bit = key_class(&key);
+        let earlier = if seen & bit == 0 {
+            None
+        } else if len < MANY_ATTRIBUTES {
+            array[..len].iter().position(|(k, _)| key_is(k, &key))
+        } else {
+            slots
+                .get_or_insert_with(|| index_keys(&array[..len]))
+                .get(&key)
+                .copied()
+        };
+        seen |= bit;
+        if len >= MANY_ATTRIBUTES && earlier.is_none() {
+            slots
+                .get_or_insert_with(|| index_keys(&array[..len]))
+                .insert(key.clone(), len);
         }
-        len
+        let slot = if let Some(slot) = earlier {
+            array[len].0 = Key::Str(key);
+            slot
+        } else {
+            array[len].0 = key_from(key);
+            len += 1;
+            len - 1
+        };
+        let v = &mut array[slot].1;
+        v.clear();
+        decode_into(value, options.target, v);
     }
+    len
+}
 
+impl<H: Handler + ?Sized> Adapter<'_, H> {
     fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
         s.map(|s| {
             let mut v = Vec::with_capacity(s.len());
@@ -725,61 +773,80 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
-        let tag = self.decode_tag(name);
-        let skip = self.options.skip();
+        let options = self.options;
+        let buffers = &mut *self.buffers;
+        let names = &mut buffers.names;
+        let at = names.bytes.len();
+        decode_tag_append(options, name, &mut names.bytes, &mut buffers.scratch);
+        names.starts.push(at);
+        let tag = &names.bytes[at..];
         let mut filled = None;
         if self.set.element {
-            let mut array = std::mem::take(&mut self.buffers.attributes);
-            let len = self.attribute_array(attributes, &mut array);
+            let len = if attributes.is_empty() {
+                0
+            } else {
+                attribute_array(
+                    options,
+                    attributes,
+                    &mut buffers.attributes,
+                    &mut buffers.scratch,
+                )
+            };
             self.handler
-                .start_element(skip_tagstart(&tag, skip), &array[..len]);
-            self.buffers.attributes = array;
+                .start_element(skip_tagstart(tag, self.skip), &buffers.attributes[..len]);
             filled = Some(len);
         }
-        if let Some(builder) = self.builder.take() {
-            if builder.start(&tag, skip) {
-                if let Some(len) = filled {
-                    // the handler's array, already decoded and merged
-                    for (key, value) in &self.buffers.attributes[..len] {
-                        builder.attribute(
-                            |out| out.extend_from_slice(&key.to_bytes()),
-                            |out| out.extend_from_slice(value),
-                        );
-                    }
-                } else {
-                    let target = self.options.target;
-                    for &(name, value) in attributes {
-                        builder.attribute(
-                            |out| self.decode_tag_append(name, out),
-                            |out| decode_into(value, target, out),
-                        );
-                    }
+        if let Some(builder) = self.builder.as_deref_mut()
+            && builder.start(tag, self.skip)
+        {
+            if let Some(len) = filled {
+                // the handler's array, already decoded and merged
+                for (key, value) in &buffers.attributes[..len] {
+                    builder.attribute(
+                        |out| out.extend_from_slice(&key.to_bytes()),
+                        |out| out.extend_from_slice(value),
+                    );
+                }
+            } else {
+                let scratch = &mut buffers.scratch;
+                for &(name, value) in attributes {
+                    builder.attribute(
+                        |out| decode_tag_append(options, name, out, scratch),
+                        |out| decode_into(value, options.target, out),
+                    );
                 }
             }
-            self.builder = Some(builder);
         }
-        self.buffers.name = tag;
     }
 
     fn end_element(&mut self, name: &[u8]) {
-        let skip = self.options.skip();
-        if !self.set.element
-            && let Some(builder) = self.builder.as_deref_mut()
-            && !builder.end_uses_tag()
-        {
-            // The end of an element without children only retypes its
-            // entry: the name is not needed.
-            builder.end(b"", skip);
-            return;
-        }
-        let tag = self.decode_tag(name);
+        let names = &mut self.buffers.names;
+        let at = if let Some(at) = names.starts.pop() {
+            #[cfg(debug_assertions)]
+            {
+                let mut again = Vec::new();
+                decode_tag_append(self.options, name, &mut again, &mut Vec::new());
+                debug_assert_eq!(again, names.bytes[at..], "an end pairs with its start");
+            }
+            at
+        } else {
+            let at = names.bytes.len();
+            decode_tag_append(
+                self.options,
+                name,
+                &mut names.bytes,
+                &mut self.buffers.scratch,
+            );
+            at
+        };
+        let tag = &names.bytes[at..];
         if self.set.element {
-            self.handler.end_element(skip_tagstart(&tag, skip));
+            self.handler.end_element(skip_tagstart(tag, self.skip));
         }
         if let Some(builder) = self.builder.as_deref_mut() {
-            builder.end(&tag, skip);
+            builder.end(tag, self.skip);
         }
-        self.buffers.name = tag;
+        names.bytes.truncate(at);
     }
 
     fn character_data(&mut self, data: &[u8]) {
@@ -794,7 +861,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             self.handler.character_data(text);
         }
         if let Some(builder) = self.builder.as_deref_mut() {
-            builder.cdata(text, self.options.skip(), self.options.skip_white != 0);
+            builder.cdata(text, self.skip, self.options.skip_white != 0);
         }
     }
 
@@ -884,5 +951,70 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         decode_to(&mut self.buffers.text, uri, self.options.target);
         self.handler
             .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records the element handler calls.
+    struct Elements {
+        set: HandlerSet,
+        seen: Vec<Vec<u8>>,
+    }
+
+    impl Handler for Elements {
+        fn installed(&self) -> HandlerSet {
+            self.set
+        }
+        fn start_element(&mut self, name: &[u8], _: &[(Key, Vec<u8>)]) {
+            self.seen.push([b"<", name].concat());
+        }
+        fn end_element(&mut self, name: &[u8]) {
+            self.seen.push([b"/", name].concat());
+        }
+    }
+
+    /// End tags are named as decoded under their own parse call's options
+    /// and handlers, whatever held when the element started.
+    #[test]
+    fn end_names_follow_their_parse_call() {
+        let mut parser = Parser::new(None).unwrap();
+        let mut elements = Elements {
+            set: HandlerSet::COMMON,
+            seen: Vec::new(),
+        };
+        let mut text_only = Elements {
+            set: HandlerSet {
+                character_data: true,
+                ..HandlerSet::NONE
+            },
+            seen: Vec::new(),
+        };
+        assert!(parser.parse(&mut elements, "<ab><cd><é1><ef><gh>".as_bytes(), false));
+        assert!(parser.parse(&mut text_only, b"</gh>", false));
+        assert!(parser.parse(&mut elements, b"</ef>", false));
+        parser.set_target_encoding(TargetEncoding::Iso8859_1);
+        assert!(parser.parse(&mut elements, "</é1>".as_bytes(), false));
+        parser.set_case_folding(false);
+        assert!(parser.parse(&mut elements, b"</cd>", false));
+        parser.set_case_folding(true);
+        parser.set_skip_tagstart(1).unwrap();
+        assert!(parser.parse(&mut elements, b"</ab>", true));
+        // only ASCII letters are folded
+        let want: [&[u8]; 9] = [
+            b"<AB",
+            b"<CD",
+            "<é1".as_bytes(),
+            b"<EF",
+            b"<GH",
+            b"/EF",
+            b"/\xE91",
+            b"/cd",
+            b"/B",
+        ];
+        assert_eq!(elements.seen, want);
+        assert!(text_only.seen.is_empty());
     }
 }

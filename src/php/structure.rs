@@ -647,12 +647,6 @@ impl Builder {
         }
     }
 
-    /// Whether [`end`](Self::end) looks at its tag (it does not for an
-    /// element without children, whose entry it only retypes).
-    pub(crate) fn end_uses_tag(&self) -> bool {
-        !self.lastwasopen
-    }
-
     /// An element end; `tag` is decoded and folded. No depth check, as in
     /// PHP: past `MAX_LEVEL` the first end retypes the deepest recorded
     /// start as `complete`, the following ones add `close` entries.
