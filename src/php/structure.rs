@@ -447,6 +447,7 @@ fn recent_way(name: &[u8]) -> usize {
 }
 
 /// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
+#[inline]
 pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
     &name[skip.min(name.len())..]
 }
