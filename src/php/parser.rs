@@ -79,6 +79,16 @@ struct NameKey {
 }
 
 impl OpenNames {
+    /// The name of an end whose start is not on the stack, decoded onto
+    /// it: returns where it starts.
+    #[cold]
+    #[inline(never)]
+    fn push_unpaired(&mut self, tags: TagCoding, raw: &[u8], scratch: &mut Vec<u8>) -> usize {
+        let at = self.bytes.len();
+        decode_tag_append(tags, raw, &mut self.bytes, scratch);
+        at
+    }
+
     /// Keeps the names if they were made under `key`.
     fn keep_if(&mut self, key: Option<NameKey>) {
         if self.key != key || key.is_none() {
@@ -517,6 +527,7 @@ impl Parser {
         }));
         let mut adapter = Adapter {
             options,
+            tags: TagCoding::new(options),
             skip: options.skip(),
             set,
             handler,
@@ -631,6 +642,7 @@ impl Default for Parser {
 /// The [`Sax`] sink: plays `ext/xml/xml.c`'s `_xml_*_handler` functions.
 pub(crate) struct Adapter<'a, H: ?Sized> {
     options: Options,
+    tags: TagCoding,
     /// `options.skip()`.
     skip: usize,
     /// The handlers the user's handler has set.
@@ -657,26 +669,94 @@ fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
     decode_into(s, target, out);
 }
 
+/// `_xml_decode_tag()`'s settings, with its usual case worked out once
+/// per parse call.
+#[derive(Clone, Copy, Debug)]
+struct TagCoding {
+    options: Options,
+    /// UTF-8 target, case folding, no empty separator: a name is only
+    /// upper-cased.
+    upper_only: bool,
+}
+
+impl TagCoding {
+    fn new(options: Options) -> Self {
+        Self {
+            options,
+            upper_only: options.target == TargetEncoding::Utf8
+                && options.case_folding != 0
+                && !options.empty_separator,
+        }
+    }
+}
+
 /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
 /// appended to `out`. `scratch` is working room.
 #[inline]
-fn decode_tag_append(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
-    if !options.empty_separator && (options.target == TargetEncoding::Utf8 || raw.is_ascii()) {
-        // The bytes as they are (UTF-8 target, or ASCII): copy and
-        // fold in one pass.
-        if options.case_folding != 0 {
-            out.extend(raw.iter().map(u8::to_ascii_uppercase));
-        } else {
-            out.extend_from_slice(raw);
-        }
-        return;
+fn decode_tag_append(tags: TagCoding, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+    if tags.upper_only {
+        push_upper(raw, out);
+    } else {
+        decode_tag_other(tags.options, raw, out, scratch);
     }
-    decode_tag_slow(options, raw, out, scratch);
 }
 
-/// [`decode_tag_append`] with a conversion or an empty separator.
+/// `raw` with its ASCII letters upper-cased, appended to `out`. Names are
+/// short: from 4 to 16 bytes they are folded as two overlapping words
+/// (folding twice changes nothing), written whole.
+#[inline(always)]
+fn push_upper(raw: &[u8], out: &mut Vec<u8>) {
+    let n = raw.len();
+    if n > 16 {
+        push_upper_long(raw, out);
+    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<8>(), raw.last_chunk::<8>()) {
+        out.extend_from_slice(&upper8(u64::from_le_bytes(head)).to_le_bytes());
+        out.truncate(out.len() + n - 16);
+        out.extend_from_slice(&upper8(u64::from_le_bytes(tail)).to_le_bytes());
+    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<4>(), raw.last_chunk::<4>()) {
+        out.extend_from_slice(&upper4(u32::from_le_bytes(head)).to_le_bytes());
+        out.truncate(out.len() + n - 8);
+        out.extend_from_slice(&upper4(u32::from_le_bytes(tail)).to_le_bytes());
+    } else {
+        for &b in raw {
+            out.push(b.to_ascii_uppercase());
+        }
+    }
+}
+
+/// [`push_upper`] of more than 16 bytes.
 #[inline(never)]
-fn decode_tag_slow(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+fn push_upper_long(raw: &[u8], out: &mut Vec<u8>) {
+    out.extend(raw.iter().map(u8::to_ascii_uppercase));
+}
+
+/// [`u8::to_ascii_uppercase`] of each byte of `w`.
+#[inline]
+fn upper8(w: u64) -> u64 {
+    const ONES: u64 = u64::MAX / 0xFF;
+    const HIGH: u64 = ONES * 0x80;
+    let low = w & !HIGH;
+    // high bit of each byte: its low seven bits are at least b'a', are
+    // past b'z', it is ASCII (no carry crosses bytes)
+    let from_a = low + ONES * (0x80 - u64::from(b'a'));
+    let past_z = low + ONES * (0x80 - u64::from(b'z') - 1);
+    w ^ ((from_a & !past_z & !w & HIGH) >> 2)
+}
+
+/// [`upper8`] on four bytes.
+#[inline]
+fn upper4(w: u32) -> u32 {
+    const ONES: u32 = u32::MAX / 0xFF;
+    const HIGH: u32 = ONES * 0x80;
+    let low = w & !HIGH;
+    let from_a = low + ONES * (0x80 - u32::from(b'a'));
+    let past_z = low + ONES * (0x80 - u32::from(b'z') - 1);
+    w ^ ((from_a & !past_z & !w & HIGH) >> 2)
+}
+
+/// [`decode_tag_append`] in the other cases.
+#[inline(never)]
+fn decode_tag_other(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
     let start = out.len();
     if options.empty_separator && raw.contains(&0) {
         scratch.clear();
@@ -695,7 +775,7 @@ fn decode_tag_slow(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mu
 /// returns how many. The slots (and their allocations) are reused from
 /// call to call; those past the count are spare.
 fn attribute_array(
-    options: Options,
+    tags: TagCoding,
     attributes: &[Attribute<'_>],
     array: &mut Vec<(Key, Vec<u8>)>,
     scratch: &mut Vec<u8>,
@@ -728,7 +808,7 @@ fn attribute_array(
             Key::Int(_) => Vec::new(),
         };
         key.clear();
-        decode_tag_append(options, name, &mut key, scratch);
+        decode_tag_append(tags, name, &mut key, scratch);
         let bit = key_class(&key);
         let earlier = if seen & bit == 0 {
             None
@@ -756,7 +836,7 @@ fn attribute_array(
         };
         let v = &mut array[slot].1;
         v.clear();
-        decode_into(value, options.target, v);
+        decode_into(value, tags.options.target, v);
     }
     len
 }
@@ -773,11 +853,11 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
-        let options = self.options;
+        let tags = self.tags;
         let buffers = &mut *self.buffers;
         let names = &mut buffers.names;
         let at = names.bytes.len();
-        decode_tag_append(options, name, &mut names.bytes, &mut buffers.scratch);
+        decode_tag_append(tags, name, &mut names.bytes, &mut buffers.scratch);
         names.starts.push(at);
         let tag = &names.bytes[at..];
         let mut filled = None;
@@ -786,7 +866,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
                 0
             } else {
                 attribute_array(
-                    options,
+                    tags,
                     attributes,
                     &mut buffers.attributes,
                     &mut buffers.scratch,
@@ -811,8 +891,8 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
                 let scratch = &mut buffers.scratch;
                 for &(name, value) in attributes {
                     builder.attribute(
-                        |out| decode_tag_append(options, name, out, scratch),
-                        |out| decode_into(value, options.target, out),
+                        |out| decode_tag_append(tags, name, out, scratch),
+                        |out| decode_into(value, tags.options.target, out),
                     );
                 }
             }
@@ -825,19 +905,12 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             #[cfg(debug_assertions)]
             {
                 let mut again = Vec::new();
-                decode_tag_append(self.options, name, &mut again, &mut Vec::new());
+                decode_tag_append(self.tags, name, &mut again, &mut Vec::new());
                 debug_assert_eq!(again, names.bytes[at..], "an end pairs with its start");
             }
             at
         } else {
-            let at = names.bytes.len();
-            decode_tag_append(
-                self.options,
-                name,
-                &mut names.bytes,
-                &mut self.buffers.scratch,
-            );
-            at
+            names.push_unpaired(self.tags, name, &mut self.buffers.scratch)
         };
         let tag = &names.bytes[at..];
         if self.set.element {
@@ -973,6 +1046,23 @@ mod tests {
         }
         fn end_element(&mut self, name: &[u8]) {
             self.seen.push([b"/", name].concat());
+        }
+    }
+
+    #[test]
+    fn words_fold_as_bytes() {
+        for b in 0..=255u8 {
+            let w = u64::from_le_bytes([b, b'a', b'z', b'@', b'[', b'`', b'{', b]);
+            let want = w.to_le_bytes().map(|b| b.to_ascii_uppercase());
+            assert_eq!(upper8(w).to_le_bytes(), want);
+            assert_eq!(upper4(w as u32).to_le_bytes(), want[..4]);
+        }
+        for n in 0..40 {
+            let raw: Vec<u8> = (0..n).map(|i| b"aZ\xE9b`{q"[i % 7]).collect();
+            let mut out = b"x".to_vec();
+            push_upper(&raw, &mut out);
+            assert_eq!(out[1..], raw.to_ascii_uppercase());
+            assert_eq!(out[0], b'x');
         }
     }
 
