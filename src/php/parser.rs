@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::core::Core;
 use crate::decode::TargetEncoding;
-use crate::php::array::{Key, key_class, key_from, key_is};
+use crate::php::array::{Key, key_class, key_int, key_is};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
@@ -703,7 +703,8 @@ fn decode_tag_append(tags: TagCoding, raw: &[u8], out: &mut Vec<u8>, scratch: &m
 
 /// `raw` with its ASCII letters upper-cased, appended to `out`. Names are
 /// short: from 4 to 16 bytes they are folded as two overlapping words
-/// (folding twice changes nothing), written whole.
+/// (folding twice changes nothing), two or three bytes as one word,
+/// written whole.
 #[inline(always)]
 fn push_upper(raw: &[u8], out: &mut Vec<u8>) {
     let n = raw.len();
@@ -717,10 +718,13 @@ fn push_upper(raw: &[u8], out: &mut Vec<u8>) {
         out.extend_from_slice(&upper4(u32::from_le_bytes(head)).to_le_bytes());
         out.truncate(out.len() + n - 8);
         out.extend_from_slice(&upper4(u32::from_le_bytes(tail)).to_le_bytes());
-    } else {
-        for &b in raw {
-            out.push(b.to_ascii_uppercase());
-        }
+    } else if let [b] = *raw {
+        out.push(b.to_ascii_uppercase());
+    } else if let [first, middle, ..] = *raw {
+        // two or three bytes
+        let word = upper4(u32::from_le_bytes([first, middle, raw[n - 1], 0]));
+        out.extend_from_slice(&word.to_le_bytes()[..3]);
+        out.truncate(out.len() + n - 3);
     }
 }
 
@@ -780,6 +784,16 @@ fn attribute_array(
     array: &mut Vec<(Key, Vec<u8>)>,
     scratch: &mut Vec<u8>,
 ) -> usize {
+    if let Some(new) = attributes.get(array.len()..).filter(|new| !new.is_empty()) {
+        // new slots, sized for what they will hold (a decoded name or
+        // value is never longer than the UTF-8 one)
+        array.extend(new.iter().map(|&(name, value)| {
+            (
+                Key::Str(Vec::with_capacity(name.len())),
+                Vec::with_capacity(value.len()),
+            )
+        }));
+    }
     let mut len = 0;
     // One bit per (length, first byte, last byte) class of the keys so
     // far: a key whose bit is clear is not among them. Long lists also
@@ -794,51 +808,55 @@ fn attribute_array(
             .collect()
     };
     for &(name, value) in attributes {
-        if len == array.len() {
-            // a new slot, sized for what it will hold (a decoded name
-            // or value is never longer than the UTF-8 one)
-            array.reserve(attributes.len() - len);
-            array.push((
-                Key::Str(Vec::with_capacity(name.len())),
-                Vec::with_capacity(value.len()),
-            ));
-        }
-        let mut key = match &mut array[len].0 {
-            Key::Str(k) => std::mem::take(k),
-            Key::Int(_) => Vec::new(),
-        };
-        key.clear();
-        decode_tag_append(tags, name, &mut key, scratch);
-        let bit = key_class(&key);
+        // the key is decoded in the next slot, which is kept only if
+        // the key is new
+        let (earlier_keys, rest) = array.split_at_mut(len);
+        let (key, next_value) = &mut rest[0];
+        let bytes = emptied_str(key);
+        decode_tag_append(tags, name, bytes, scratch);
+        let bit = key_class(bytes);
         let earlier = if seen & bit == 0 {
             None
         } else if len < MANY_ATTRIBUTES {
-            array[..len].iter().position(|(k, _)| key_is(k, &key))
+            earlier_keys.iter().position(|(k, _)| key_is(k, bytes))
         } else {
             slots
-                .get_or_insert_with(|| index_keys(&array[..len]))
-                .get(&key)
+                .get_or_insert_with(|| index_keys(earlier_keys))
+                .get(bytes.as_slice())
                 .copied()
         };
         seen |= bit;
-        if len >= MANY_ATTRIBUTES && earlier.is_none() {
-            slots
-                .get_or_insert_with(|| index_keys(&array[..len]))
-                .insert(key.clone(), len);
-        }
-        let slot = if let Some(slot) = earlier {
-            array[len].0 = Key::Str(key);
-            slot
+        let v = if let Some(slot) = earlier {
+            &mut earlier_keys[slot].1
         } else {
-            array[len].0 = key_from(key);
+            if len >= MANY_ATTRIBUTES {
+                slots
+                    .get_or_insert_with(|| index_keys(earlier_keys))
+                    .insert(bytes.clone(), len);
+            }
+            if let Some(i) = key_int(bytes) {
+                *key = Key::Int(i);
+            }
             len += 1;
-            len - 1
+            next_value
         };
-        let v = &mut array[slot].1;
         v.clear();
         decode_into(value, tags.options.target, v);
     }
     len
+}
+
+/// The string of a reused key slot, emptied; an integer key becomes an
+/// empty string.
+fn emptied_str(key: &mut Key) -> &mut Vec<u8> {
+    if let Key::Int(_) = key {
+        *key = Key::Str(Vec::new());
+    }
+    let Key::Str(bytes) = key else {
+        unreachable!("an integer key was replaced above")
+    };
+    bytes.clear();
+    bytes
 }
 
 impl<H: Handler + ?Sized> Adapter<'_, H> {
@@ -849,29 +867,22 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             v
         })
     }
-}
 
-impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
-    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+    /// The rest of a start tag with attributes, whose name is on the name
+    /// stack from `at`.
+    #[inline(never)]
+    fn start_element_with(&mut self, at: usize, attributes: &[Attribute<'_>]) {
         let tags = self.tags;
         let buffers = &mut *self.buffers;
-        let names = &mut buffers.names;
-        let at = names.bytes.len();
-        decode_tag_append(tags, name, &mut names.bytes, &mut buffers.scratch);
-        names.starts.push(at);
-        let tag = &names.bytes[at..];
+        let tag = &buffers.names.bytes[at..];
         let mut filled = None;
         if self.set.element {
-            let len = if attributes.is_empty() {
-                0
-            } else {
-                attribute_array(
-                    tags,
-                    attributes,
-                    &mut buffers.attributes,
-                    &mut buffers.scratch,
-                )
-            };
+            let len = attribute_array(
+                tags,
+                attributes,
+                &mut buffers.attributes,
+                &mut buffers.scratch,
+            );
             self.handler
                 .start_element(skip_tagstart(tag, self.skip), &buffers.attributes[..len]);
             filled = Some(len);
@@ -897,6 +908,28 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
                 }
             }
         }
+    }
+}
+
+impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
+    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+        let buffers = &mut *self.buffers;
+        let names = &mut buffers.names;
+        let at = names.bytes.len();
+        decode_tag_append(self.tags, name, &mut names.bytes, &mut buffers.scratch);
+        names.starts.push(at);
+        if attributes.is_empty() {
+            let tag = &names.bytes[at..];
+            if self.set.element {
+                self.handler
+                    .start_element(skip_tagstart(tag, self.skip), &[]);
+            }
+            if let Some(builder) = self.builder.as_deref_mut() {
+                builder.start(tag, self.skip);
+            }
+            return;
+        }
+        self.start_element_with(at, attributes);
     }
 
     fn end_element(&mut self, name: &[u8]) {
