@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::core::Core;
 use crate::decode::TargetEncoding;
-use crate::php::array::{Key, key_class, key_int, key_is};
+use crate::php::array::{Key, key_class, key_int};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
@@ -46,6 +46,19 @@ struct Buffers {
     text: Vec<u8>,
     scratch: Vec<u8>,
     attributes: Vec<(Key, Vec<u8>)>,
+    /// For each slot of `attributes`, the short raw name its key was
+    /// decoded from, with the key's class: the same name again keeps the
+    /// key. Made under the same [`NameKey`] as `names`.
+    attribute_names: Vec<Option<(ShortName, u64)>>,
+}
+
+impl Buffers {
+    /// Keeps what was decoded if it was decoded under `key`.
+    fn keep_if(&mut self, key: Option<NameKey>) {
+        if self.names.keep_if(key) {
+            self.attribute_names.clear();
+        }
+    }
 }
 
 /// The decoded names of the open elements, innermost last: an end tag
@@ -89,13 +102,16 @@ impl OpenNames {
         at
     }
 
-    /// Keeps the names if they were made under `key`.
-    fn keep_if(&mut self, key: Option<NameKey>) {
+    /// Keeps the names if they were made under `key`; returns whether
+    /// they were dropped.
+    fn keep_if(&mut self, key: Option<NameKey>) -> bool {
         if self.key != key || key.is_none() {
             self.bytes.clear();
             self.starts.clear();
             self.key = key;
+            return true;
         }
+        false
     }
 }
 
@@ -519,7 +535,7 @@ impl Parser {
             });
         }
         let options = self.options;
-        self.buffers.names.keep_if(Some(NameKey {
+        self.buffers.keep_if(Some(NameKey {
             target: options.target,
             fold: options.case_folding != 0,
             empty_separator: options.empty_separator,
@@ -548,13 +564,13 @@ impl Parser {
         events: impl FnOnce(&mut dyn Sax),
     ) -> Option<Struct> {
         // Hand-made events need not pair as the core's do.
-        self.buffers.names.keep_if(None);
+        self.buffers.keep_if(None);
         if !into_struct {
             self.drive(handler, None, |_, adapter, _| {
                 events(adapter);
                 true
             });
-            self.buffers.names.keep_if(None);
+            self.buffers.keep_if(None);
             return None;
         }
         self.struct_installed = true;
@@ -564,7 +580,7 @@ impl Parser {
             events(adapter);
             true
         });
-        self.buffers.names.keep_if(None);
+        self.buffers.keep_if(None);
         let result = builder.finish(true);
         self.builder = builder;
         Some(result)
@@ -782,6 +798,7 @@ fn attribute_array(
     tags: TagCoding,
     attributes: &[Attribute<'_>],
     array: &mut Vec<(Key, Vec<u8>)>,
+    raw_names: &mut Vec<Option<(ShortName, u64)>>,
     scratch: &mut Vec<u8>,
 ) -> usize {
     if let Some(new) = attributes.get(array.len()..).filter(|new| !new.is_empty()) {
@@ -794,6 +811,7 @@ fn attribute_array(
             )
         }));
     }
+    raw_names.resize(array.len(), None);
     let mut len = 0;
     // One bit per (length, first byte, last byte) class of the keys so
     // far: a key whose bit is clear is not among them. Long lists also
@@ -812,17 +830,29 @@ fn attribute_array(
         // the key is new
         let (earlier_keys, rest) = array.split_at_mut(len);
         let (key, next_value) = &mut rest[0];
-        let bytes = emptied_str(key);
-        decode_tag_append(tags, name, bytes, scratch);
-        let bit = key_class(bytes);
+        let short = short_name(name);
+        let cached = &mut raw_names[len];
+        let bit = match *cached {
+            Some((raw, bit)) if short == Some(raw) && len < MANY_ATTRIBUTES => bit,
+            _ => {
+                let bytes = emptied_str(key);
+                decode_tag_append(tags, name, bytes, scratch);
+                let bit = key_class(bytes);
+                if let Some(i) = key_int(bytes) {
+                    *key = Key::Int(i);
+                }
+                *cached = short.map(|raw| (raw, bit));
+                bit
+            }
+        };
         let earlier = if seen & bit == 0 {
             None
         } else if len < MANY_ATTRIBUTES {
-            earlier_keys.iter().position(|(k, _)| key_is(k, bytes))
+            earlier_keys.iter().position(|(k, _)| k == key)
         } else {
             slots
                 .get_or_insert_with(|| index_keys(earlier_keys))
-                .get(bytes.as_slice())
+                .get(key.to_bytes().as_ref())
                 .copied()
         };
         seen |= bit;
@@ -832,10 +862,7 @@ fn attribute_array(
             if len >= MANY_ATTRIBUTES {
                 slots
                     .get_or_insert_with(|| index_keys(earlier_keys))
-                    .insert(bytes.clone(), len);
-            }
-            if let Some(i) = key_int(bytes) {
-                *key = Key::Int(i);
+                    .insert(key.to_bytes().into_owned(), len);
             }
             len += 1;
             next_value
@@ -844,6 +871,35 @@ fn attribute_array(
         decode_into(value, tags.options.target, v);
     }
     len
+}
+
+/// A raw name of at most 16 bytes, exactly: its length and the words
+/// [`push_upper`] folds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ShortName {
+    len: usize,
+    head: u64,
+    tail: u64,
+}
+
+#[inline]
+fn short_name(raw: &[u8]) -> Option<ShortName> {
+    let len = raw.len();
+    let (head, tail) = if len > 16 {
+        return None;
+    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<8>(), raw.last_chunk::<8>()) {
+        (u64::from_le_bytes(head), u64::from_le_bytes(tail))
+    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<4>(), raw.last_chunk::<4>()) {
+        (
+            u32::from_le_bytes(head).into(),
+            u32::from_le_bytes(tail).into(),
+        )
+    } else if let [first, .., last] | [first @ last] = *raw {
+        (u32::from_le_bytes([first, raw[len / 2], last, 0]).into(), 0)
+    } else {
+        (0, 0)
+    };
+    Some(ShortName { len, head, tail })
 }
 
 /// The string of a reused key slot, emptied; an integer key becomes an
@@ -881,6 +937,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 tags,
                 attributes,
                 &mut buffers.attributes,
+                &mut buffers.attribute_names,
                 &mut buffers.scratch,
             );
             self.handler
@@ -1097,6 +1154,63 @@ mod tests {
             assert_eq!(out[1..], raw.to_ascii_uppercase());
             assert_eq!(out[0], b'x');
         }
+    }
+
+    /// Records the attribute arrays.
+    struct Arrays(Vec<Vec<(Key, Vec<u8>)>>);
+
+    impl Handler for Arrays {
+        fn start_element(&mut self, _: &[u8], attributes: &[(Key, Vec<u8>)]) {
+            self.0.push(attributes.to_vec());
+        }
+    }
+
+    /// Keys reused from the element before are those the names give.
+    #[test]
+    fn attribute_keys_follow_their_names() {
+        let mut parser = Parser::new(None).unwrap();
+        let mut arrays = Arrays(Vec::new());
+        let doc = "<r><a b='1' id='2'/><a b='3' id='4'/><a x='5' X='6' b='7'/>\
+                   <a x='8' y='9' bc='10'/><a é='11' a-long-attribute-name='12'/>";
+        assert!(parser.parse(&mut arrays, doc.as_bytes(), false));
+        parser.set_case_folding(false);
+        assert!(parser.parse(&mut arrays, b"<a x='13' id='14'/></r>", true));
+        let s = |k: &str, v: &str| (Key::Str(k.into()), v.into());
+        assert_eq!(
+            arrays.0,
+            [
+                vec![],
+                vec![s("B", "1"), s("ID", "2")],
+                vec![s("B", "3"), s("ID", "4")],
+                vec![s("X", "6"), s("B", "7")],
+                vec![s("X", "8"), s("Y", "9"), s("BC", "10")],
+                vec![s("é", "11"), s("A-LONG-ATTRIBUTE-NAME", "12")],
+                vec![s("x", "13"), s("id", "14")],
+            ]
+        );
+    }
+
+    /// Integer keys (only hand-made events have such names) are kept and
+    /// compared as keys.
+    #[test]
+    fn integer_keys_are_reused_as_keys() {
+        let mut parser = Parser::new(None).unwrap();
+        let mut arrays = Arrays(Vec::new());
+        parser.replay(&mut arrays, false, |sax| {
+            sax.start_element(b"a", &[(b"12", b"1"), (b"id", b"2")]);
+            sax.start_element(b"a", &[(b"12", b"3"), (b"id", b"4"), (b"12", b"5")]);
+            sax.start_element(b"a", &[(b"x", b"6"), (b"12", b"7"), (b"012", b"8")]);
+        });
+        let s = |k: &str, v: &str| (Key::Str(k.into()), v.into());
+        let i = |k: i64, v: &str| (Key::Int(k), v.into());
+        assert_eq!(
+            arrays.0,
+            [
+                vec![i(12, "1"), s("ID", "2")],
+                vec![i(12, "5"), s("ID", "4")],
+                vec![s("X", "6"), i(12, "7"), s("012", "8")],
+            ]
+        );
     }
 
     /// End tags are named as decoded under their own parse call's options
