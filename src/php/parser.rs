@@ -966,6 +966,24 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             }
         }
     }
+
+    /// Character data to convert or to add to the arrays.
+    #[inline(never)]
+    fn character_data_with(&mut self, data: &[u8]) {
+        // A UTF-8 target is the bytes as they are: no copy.
+        let text = if self.options.target == TargetEncoding::Utf8 {
+            data
+        } else {
+            decode_to(&mut self.buffers.text, data, self.options.target);
+            &self.buffers.text
+        };
+        if self.set.character_data {
+            self.handler.character_data(text);
+        }
+        if let Some(builder) = self.builder.as_deref_mut() {
+            builder.cdata(text, self.skip, self.options.skip_white != 0);
+        }
+    }
 }
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
@@ -1013,19 +1031,13 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn character_data(&mut self, data: &[u8]) {
-        // A UTF-8 target is the bytes as they are: no copy.
-        let text = if self.options.target == TargetEncoding::Utf8 {
-            data
-        } else {
-            decode_to(&mut self.buffers.text, data, self.options.target);
-            &self.buffers.text
-        };
-        if self.set.character_data {
-            self.handler.character_data(text);
+        if self.builder.is_none() && self.options.target == TargetEncoding::Utf8 {
+            if self.set.character_data {
+                self.handler.character_data(data);
+            }
+            return;
         }
-        if let Some(builder) = self.builder.as_deref_mut() {
-            builder.cdata(text, self.skip, self.options.skip_white != 0);
-        }
+        self.character_data_with(data);
     }
 
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
