@@ -724,23 +724,30 @@ fn decode_tag_append(tags: TagCoding, raw: &[u8], out: &mut Vec<u8>, scratch: &m
 #[inline(always)]
 fn push_upper(raw: &[u8], out: &mut Vec<u8>) {
     let n = raw.len();
-    if n > 16 {
+    // the shortest first: one-letter names are common
+    if n < 4 {
+        if let [b] = *raw {
+            out.push(b.to_ascii_uppercase());
+        } else if let [first, middle, ..] = *raw {
+            // two or three bytes
+            let word = upper4(u32::from_le_bytes([first, middle, raw[n - 1], 0]));
+            out.extend_from_slice(&word.to_le_bytes()[..3]);
+            out.truncate(out.len() + n - 3);
+        }
+    } else if n < 8 {
+        if let (Some(&head), Some(&tail)) = (raw.first_chunk::<4>(), raw.last_chunk::<4>()) {
+            out.extend_from_slice(&upper4(u32::from_le_bytes(head)).to_le_bytes());
+            out.truncate(out.len() + n - 8);
+            out.extend_from_slice(&upper4(u32::from_le_bytes(tail)).to_le_bytes());
+        }
+    } else if n <= 16 {
+        if let (Some(&head), Some(&tail)) = (raw.first_chunk::<8>(), raw.last_chunk::<8>()) {
+            out.extend_from_slice(&upper8(u64::from_le_bytes(head)).to_le_bytes());
+            out.truncate(out.len() + n - 16);
+            out.extend_from_slice(&upper8(u64::from_le_bytes(tail)).to_le_bytes());
+        }
+    } else {
         push_upper_long(raw, out);
-    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<8>(), raw.last_chunk::<8>()) {
-        out.extend_from_slice(&upper8(u64::from_le_bytes(head)).to_le_bytes());
-        out.truncate(out.len() + n - 16);
-        out.extend_from_slice(&upper8(u64::from_le_bytes(tail)).to_le_bytes());
-    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<4>(), raw.last_chunk::<4>()) {
-        out.extend_from_slice(&upper4(u32::from_le_bytes(head)).to_le_bytes());
-        out.truncate(out.len() + n - 8);
-        out.extend_from_slice(&upper4(u32::from_le_bytes(tail)).to_le_bytes());
-    } else if let [b] = *raw {
-        out.push(b.to_ascii_uppercase());
-    } else if let [first, middle, ..] = *raw {
-        // two or three bytes
-        let word = upper4(u32::from_le_bytes([first, middle, raw[n - 1], 0]));
-        out.extend_from_slice(&word.to_le_bytes()[..3]);
-        out.truncate(out.len() + n - 3);
     }
 }
 
