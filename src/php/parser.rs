@@ -45,20 +45,36 @@ struct Buffers {
     names: OpenNames,
     text: Vec<u8>,
     scratch: Vec<u8>,
-    attributes: Vec<(Key, Vec<u8>)>,
-    /// For each slot of `attributes`, the short raw name its key was
-    /// decoded from, with the key's class: the same name again keeps the
-    /// key. Made under the same [`NameKey`] as `names`.
-    attribute_names: Vec<Option<(ShortName, u64)>>,
+    /// Attribute arrays, one chosen by the element's name: elements of
+    /// a few kinds in turn each find their keys again.
+    attributes: [AttributeSlots; 8],
+}
+
+/// An attribute array's reused slots.
+#[derive(Debug, Default)]
+struct AttributeSlots {
+    array: Vec<(Key, Vec<u8>)>,
+    /// For each slot, the short raw name its key was decoded from, with
+    /// the key's class: the same name again keeps the key. Made under the
+    /// same [`NameKey`] as the open names.
+    raw_names: Vec<Option<(ShortName, u64)>>,
 }
 
 impl Buffers {
     /// Keeps what was decoded if it was decoded under `key`.
     fn keep_if(&mut self, key: Option<NameKey>) {
         if self.names.keep_if(key) {
-            self.attribute_names.clear();
+            for slots in &mut self.attributes {
+                slots.raw_names.clear();
+            }
         }
     }
+}
+
+/// Which of the [`Buffers`]' attribute arrays an element named `tag` uses.
+#[inline]
+fn attribute_bank(tag: &[u8]) -> usize {
+    (tag.len() ^ tag.last().map_or(0, |&b| usize::from(b))) & 7
 }
 
 /// The decoded names of the open elements, innermost last: an end tag
@@ -938,17 +954,18 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         let tags = self.tags;
         let buffers = &mut *self.buffers;
         let tag = &buffers.names.bytes[at..];
+        let slots = &mut buffers.attributes[attribute_bank(tag)];
         let mut filled = None;
         if self.set.element {
             let len = attribute_array(
                 tags,
                 attributes,
-                &mut buffers.attributes,
-                &mut buffers.attribute_names,
+                &mut slots.array,
+                &mut slots.raw_names,
                 &mut buffers.scratch,
             );
             self.handler
-                .start_element(skip_tagstart(tag, self.skip), &buffers.attributes[..len]);
+                .start_element(skip_tagstart(tag, self.skip), &slots.array[..len]);
             filled = Some(len);
         }
         if let Some(builder) = self.builder.as_deref_mut()
@@ -956,7 +973,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         {
             if let Some(len) = filled {
                 // the handler's array, already decoded and merged
-                for (key, value) in &buffers.attributes[..len] {
+                for (key, value) in &slots.array[..len] {
                     builder.attribute(
                         |out| out.extend_from_slice(&key.to_bytes()),
                         |out| out.extend_from_slice(value),
@@ -1189,7 +1206,7 @@ mod tests {
     fn attribute_keys_follow_their_names() {
         let mut parser = Parser::new(None).unwrap();
         let mut arrays = Arrays(Vec::new());
-        let doc = "<r><a b='1' id='2'/><a b='3' id='4'/><a x='5' X='6' b='7'/>\
+        let doc = "<r><a b='1' id='2'/><c id='0' b='0'/><a b='3' id='4'/><a x='5' X='6' b='7'/>\
                    <a x='8' y='9' bc='10'/><a é='11' a-long-attribute-name='12'/>";
         assert!(parser.parse(&mut arrays, doc.as_bytes(), false));
         parser.set_case_folding(false);
@@ -1200,6 +1217,7 @@ mod tests {
             [
                 vec![],
                 vec![s("B", "1"), s("ID", "2")],
+                vec![s("ID", "0"), s("B", "0")],
                 vec![s("B", "3"), s("ID", "4")],
                 vec![s("X", "6"), s("B", "7")],
                 vec![s("X", "8"), s("Y", "9"), s("BC", "10")],
