@@ -954,9 +954,9 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         let tags = self.tags;
         let buffers = &mut *self.buffers;
         let tag = &buffers.names.bytes[at..];
-        let slots = &mut buffers.attributes[attribute_bank(tag)];
         let mut filled = None;
         if self.set.element {
+            let slots = &mut buffers.attributes[attribute_bank(tag)];
             let len = attribute_array(
                 tags,
                 attributes,
@@ -966,14 +966,14 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             );
             self.handler
                 .start_element(skip_tagstart(tag, self.skip), &slots.array[..len]);
-            filled = Some(len);
+            filled = Some(&slots.array[..len]);
         }
         if let Some(builder) = self.builder.as_deref_mut()
             && builder.start(tag, self.skip)
         {
-            if let Some(len) = filled {
+            if let Some(array) = filled {
                 // the handler's array, already decoded and merged
-                for (key, value) in &slots.array[..len] {
+                for (key, value) in array {
                     builder.attribute(
                         |out| out.extend_from_slice(&key.to_bytes()),
                         |out| out.extend_from_slice(value),
