@@ -81,25 +81,6 @@ fn canonical_integer(s: &[u8]) -> Option<i64> {
     std::str::from_utf8(s).ok()?.parse().ok()
 }
 
-/// Whether `key` is the key PHP makes of the string `s`.
-#[inline]
-pub(crate) fn key_is(key: &Key, s: &[u8]) -> bool {
-    match key {
-        // a string key is never a canonical integer
-        Key::Str(k) => k == s,
-        Key::Int(i) => canonical_integer(s) == Some(*i),
-    }
-}
-
-/// The key PHP makes of the string `s`, keeping its allocation for a
-/// string key.
-pub(crate) fn key_from(s: Vec<u8>) -> Key {
-    match s.first() {
-        Some(b'0'..=b'9' | b'-') => canonical_integer(&s).map_or(Key::Str(s), Key::Int),
-        _ => Key::Str(s),
-    }
-}
-
 /// The integer PHP's symbol tables make of the string `s`, if any.
 #[inline]
 pub(crate) fn key_int(s: &[u8]) -> Option<i64> {
@@ -119,7 +100,7 @@ pub(crate) fn key_class(s: &[u8]) -> u64 {
 
 /// `zend_symtable_update()` on an ordered list: a key already present keeps
 /// its position and takes the new value. (The parser does this in place
-/// with [`key_is`] and [`assign_key`].)
+/// with [`key_int`].)
 #[cfg(test)]
 pub(crate) fn symtable_update(array: &mut Vec<(Key, Vec<u8>)>, key: &[u8], value: Vec<u8>) {
     let key = Key::from_php_string(key);

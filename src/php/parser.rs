@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::core::Core;
 use crate::decode::TargetEncoding;
-use crate::php::array::{Key, key_class, key_from, key_is};
+use crate::php::array::{Key, key_class, key_int};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
@@ -42,10 +42,93 @@ pub struct Parser {
 /// `xml_parse()` calls so that their allocations are reused.
 #[derive(Debug, Default)]
 struct Buffers {
-    name: Vec<u8>,
+    names: OpenNames,
     text: Vec<u8>,
     scratch: Vec<u8>,
-    attributes: Vec<(Key, Vec<u8>)>,
+    /// Attribute arrays, one chosen by the element's name: elements of
+    /// a few kinds in turn each find their keys again.
+    attributes: [AttributeSlots; 8],
+}
+
+/// An attribute array's reused slots.
+#[derive(Debug, Default)]
+struct AttributeSlots {
+    array: Vec<(Key, Vec<u8>)>,
+    /// For each slot, the short raw name its key was decoded from, with
+    /// the key's class: the same name again keeps the key. Made under the
+    /// same [`NameKey`] as the open names.
+    raw_names: Vec<Option<(ShortName, u64)>>,
+}
+
+impl Buffers {
+    /// Keeps what was decoded if it was decoded under `key`.
+    fn keep_if(&mut self, key: Option<NameKey>) {
+        if self.names.keep_if(key) {
+            for slots in &mut self.attributes {
+                slots.raw_names.clear();
+            }
+        }
+    }
+}
+
+/// Which of the [`Buffers`]' attribute arrays an element named `tag` uses.
+#[inline]
+fn attribute_bank(tag: &[u8]) -> usize {
+    (tag.len() ^ tag.last().map_or(0, |&b| usize::from(b))) & 7
+}
+
+/// The decoded names of the open elements, innermost last: an end tag
+/// takes its name from here instead of decoding it again as PHP does.
+///
+/// This relies on the core's pairing: an end event names the innermost
+/// element whose start event was given and that has not ended, because
+/// both come from the same entry of its stack of open tags, and a fatal
+/// error stops all later events for good (names left open then are never
+/// asked for). That holds while every start and end reaches the adapter
+/// and the names are decoded the same way, so the stack starts afresh
+/// whenever a parse call's [`NameKey`] differs from the last one. An end
+/// with no name left (its start came before) is decoded.
+#[derive(Debug, Default)]
+struct OpenNames {
+    bytes: Vec<u8>,
+    starts: Vec<usize>,
+    key: Option<NameKey>,
+}
+
+/// What decides which names an [`OpenNames`] stack holds and how they are
+/// decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NameKey {
+    target: TargetEncoding,
+    fold: bool,
+    empty_separator: bool,
+    /// Element events reach the adapter (otherwise the core's open tags
+    /// change unseen).
+    element: bool,
+}
+
+impl OpenNames {
+    /// The name of an end whose start is not on the stack, decoded onto
+    /// it: returns where it starts.
+    #[cold]
+    #[inline(never)]
+    fn push_unpaired(&mut self, tags: TagCoding, raw: &[u8], scratch: &mut Vec<u8>) -> usize {
+        let at = self.bytes.len();
+        decode_tag_append(tags, raw, &mut self.bytes, scratch);
+        at
+    }
+
+    /// Keeps the names if they were made under `key`; returns whether
+    /// they were dropped.
+    fn keep_if(&mut self, key: Option<NameKey>) -> bool {
+        if self.key != key || key.is_none() {
+            self.bytes.clear();
+            self.starts.clear();
+            self.key = key;
+            return true;
+        }
+        false
+    }
 }
 
 /// What PHP keeps per parser, as PHP 8.2 keeps it (C `int`s).
@@ -467,8 +550,17 @@ impl Parser {
                 ..HandlerSet::NONE
             });
         }
+        let options = self.options;
+        self.buffers.keep_if(Some(NameKey {
+            target: options.target,
+            fold: options.case_folding != 0,
+            empty_separator: options.empty_separator,
+            element: installed.element,
+        }));
         let mut adapter = Adapter {
-            options: self.options,
+            options,
+            tags: TagCoding::new(options),
+            skip: options.skip(),
             set,
             handler,
             builder,
@@ -487,11 +579,14 @@ impl Parser {
         into_struct: bool,
         events: impl FnOnce(&mut dyn Sax),
     ) -> Option<Struct> {
+        // Hand-made events need not pair as the core's do.
+        self.buffers.keep_if(None);
         if !into_struct {
             self.drive(handler, None, |_, adapter, _| {
                 events(adapter);
                 true
             });
+            self.buffers.keep_if(None);
             return None;
         }
         self.struct_installed = true;
@@ -501,6 +596,7 @@ impl Parser {
             events(adapter);
             true
         });
+        self.buffers.keep_if(None);
         let result = builder.finish(true);
         self.builder = builder;
         Some(result)
@@ -578,6 +674,9 @@ impl Default for Parser {
 /// The [`Sax`] sink: plays `ext/xml/xml.c`'s `_xml_*_handler` functions.
 pub(crate) struct Adapter<'a, H: ?Sized> {
     options: Options,
+    tags: TagCoding,
+    /// `options.skip()`.
+    skip: usize,
     /// The handlers the user's handler has set.
     set: HandlerSet,
     handler: &'a mut H,
@@ -602,118 +701,244 @@ fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
     decode_into(s, target, out);
 }
 
-impl<H: Handler + ?Sized> Adapter<'_, H> {
-    /// `_xml_decode_tag()` into the name buffer (taken out of it).
-    fn decode_tag(&mut self, raw: &[u8]) -> Vec<u8> {
-        let mut out = std::mem::take(&mut self.buffers.name);
-        self.decode_tag_into(raw, &mut out);
-        out
-    }
+/// `_xml_decode_tag()`'s settings, with its usual case worked out once
+/// per parse call.
+#[derive(Clone, Copy, Debug)]
+struct TagCoding {
+    options: Options,
+    /// UTF-8 target, case folding, no empty separator: a name is only
+    /// upper-cased.
+    upper_only: bool,
+}
 
-    /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
-    /// into a cleared `out`.
-    fn decode_tag_into(&mut self, raw: &[u8], out: &mut Vec<u8>) {
-        out.clear();
-        self.decode_tag_append(raw, out);
+impl TagCoding {
+    fn new(options: Options) -> Self {
+        Self {
+            options,
+            upper_only: options.target == TargetEncoding::Utf8
+                && options.case_folding != 0
+                && !options.empty_separator,
+        }
     }
+}
 
-    /// `_xml_decode_tag()`, appending to `out`.
-    fn decode_tag_append(&mut self, raw: &[u8], out: &mut Vec<u8>) {
-        if !self.options.empty_separator
-            && (self.options.target == TargetEncoding::Utf8 || raw.is_ascii())
-        {
-            // The bytes as they are (UTF-8 target, or ASCII): copy and
-            // fold in one pass.
-            if self.options.case_folding != 0 {
-                out.extend(raw.iter().map(u8::to_ascii_uppercase));
-            } else {
-                out.extend_from_slice(raw);
+/// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
+/// appended to `out`. `scratch` is working room.
+#[inline]
+fn decode_tag_append(tags: TagCoding, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+    if tags.upper_only {
+        push_upper(raw, out);
+    } else {
+        decode_tag_other(tags.options, raw, out, scratch);
+    }
+}
+
+/// `raw` with its ASCII letters upper-cased, appended to `out`. Names are
+/// short: from 4 to 16 bytes they are folded as two overlapping words
+/// (folding twice changes nothing), two or three bytes as one word,
+/// written whole.
+#[inline(always)]
+fn push_upper(raw: &[u8], out: &mut Vec<u8>) {
+    let n = raw.len();
+    // the shortest first: one-letter names are common
+    if n < 4 {
+        if let [b] = *raw {
+            out.push(b.to_ascii_uppercase());
+        } else if let [first, middle, ..] = *raw {
+            // two or three bytes
+            let word = upper4(u32::from_le_bytes([first, middle, raw[n - 1], 0]));
+            out.extend_from_slice(&word.to_le_bytes()[..3]);
+            out.truncate(out.len() + n - 3);
+        }
+    } else if n < 8 {
+        if let (Some(&head), Some(&tail)) = (raw.first_chunk::<4>(), raw.last_chunk::<4>()) {
+            out.extend_from_slice(&upper4(u32::from_le_bytes(head)).to_le_bytes());
+            out.truncate(out.len() + n - 8);
+            out.extend_from_slice(&upper4(u32::from_le_bytes(tail)).to_le_bytes());
+        }
+    } else if n <= 16 {
+        if let (Some(&head), Some(&tail)) = (raw.first_chunk::<8>(), raw.last_chunk::<8>()) {
+            out.extend_from_slice(&upper8(u64::from_le_bytes(head)).to_le_bytes());
+            out.truncate(out.len() + n - 16);
+            out.extend_from_slice(&upper8(u64::from_le_bytes(tail)).to_le_bytes());
+        }
+    } else {
+        push_upper_long(raw, out);
+    }
+}
+
+/// [`push_upper`] of more than 16 bytes.
+#[inline(never)]
+fn push_upper_long(raw: &[u8], out: &mut Vec<u8>) {
+    out.extend(raw.iter().map(u8::to_ascii_uppercase));
+}
+
+/// [`u8::to_ascii_uppercase`] of each byte of `w`.
+#[inline]
+fn upper8(w: u64) -> u64 {
+    const ONES: u64 = u64::MAX / 0xFF;
+    const HIGH: u64 = ONES * 0x80;
+    let low = w & !HIGH;
+    // high bit of each byte: its low seven bits are at least b'a', are
+    // past b'z', it is ASCII (no carry crosses bytes)
+    let from_a = low + ONES * (0x80 - u64::from(b'a'));
+    let past_z = low + ONES * (0x80 - u64::from(b'z') - 1);
+    w ^ ((from_a & !past_z & !w & HIGH) >> 2)
+}
+
+/// [`upper8`] on four bytes.
+#[inline]
+fn upper4(w: u32) -> u32 {
+    const ONES: u32 = u32::MAX / 0xFF;
+    const HIGH: u32 = ONES * 0x80;
+    let low = w & !HIGH;
+    let from_a = low + ONES * (0x80 - u32::from(b'a'));
+    let past_z = low + ONES * (0x80 - u32::from(b'z') - 1);
+    w ^ ((from_a & !past_z & !w & HIGH) >> 2)
+}
+
+/// [`decode_tag_append`] in the other cases.
+#[inline(never)]
+fn decode_tag_other(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+    let start = out.len();
+    if options.empty_separator && raw.contains(&0) {
+        scratch.clear();
+        scratch.extend(raw.iter().copied().filter(|&b| b != 0));
+        decode_into(scratch, options.target, out);
+    } else {
+        decode_into(raw, options.target, out);
+    }
+    if options.case_folding != 0 {
+        out[start..].make_ascii_uppercase();
+    }
+}
+
+/// The attribute array PHP builds, as `symtable_update()` on an empty
+/// array for each attribute in turn, in the first slots of `array`:
+/// returns how many. The slots (and their allocations) are reused from
+/// call to call; those past the count are spare.
+fn attribute_array(
+    tags: TagCoding,
+    attributes: &[Attribute<'_>],
+    array: &mut Vec<(Key, Vec<u8>)>,
+    raw_names: &mut Vec<Option<(ShortName, u64)>>,
+    scratch: &mut Vec<u8>,
+) -> usize {
+    if let Some(new) = attributes.get(array.len()..).filter(|new| !new.is_empty()) {
+        // new slots, sized for what they will hold (a decoded name or
+        // value is never longer than the UTF-8 one)
+        array.extend(new.iter().map(|&(name, value)| {
+            (
+                Key::Str(Vec::with_capacity(name.len())),
+                Vec::with_capacity(value.len()),
+            )
+        }));
+    }
+    raw_names.resize(array.len(), None);
+    let mut len = 0;
+    // One bit per (length, first byte, last byte) class of the keys so
+    // far: a key whose bit is clear is not among them. Long lists also
+    // index their keys (PHP's arrays are hash tables): a search of the
+    // earlier keys per attribute would be quadratic.
+    let mut seen = 0u64;
+    let mut slots: Option<HashMap<Vec<u8>, usize>> = None;
+    let index_keys = |keys: &[(Key, Vec<u8>)]| -> HashMap<Vec<u8>, usize> {
+        keys.iter()
+            .enumerate()
+            .map(|(slot, (k, _))| (k.to_bytes().into_owned(), slot))
+            .collect()
+    };
+    for &(name, value) in attributes {
+        // the key is decoded in the next slot, which is kept only if
+        // the key is new
+        let (earlier_keys, rest) = array.split_at_mut(len);
+        let (key, next_value) = &mut rest[0];
+        let short = short_name(name);
+        let cached = &mut raw_names[len];
+        let bit = match *cached {
+            Some((raw, bit)) if short == Some(raw) && len < MANY_ATTRIBUTES => bit,
+            _ => {
+                let bytes = emptied_str(key);
+                decode_tag_append(tags, name, bytes, scratch);
+                let bit = key_class(bytes);
+                if let Some(i) = key_int(bytes) {
+                    *key = Key::Int(i);
+                }
+                *cached = short.map(|raw| (raw, bit));
+                bit
             }
-            return;
-        }
-        let start = out.len();
-        if self.options.empty_separator && raw.contains(&0) {
-            let scratch = &mut self.buffers.scratch;
-            scratch.clear();
-            scratch.extend(raw.iter().copied().filter(|&b| b != 0));
-            decode_into(scratch, self.options.target, out);
-        } else {
-            decode_into(raw, self.options.target, out);
-        }
-        if self.options.case_folding != 0 {
-            out[start..].make_ascii_uppercase();
-        }
-    }
-
-    /// The attribute array PHP builds, as `symtable_update()` on an empty
-    /// array for each attribute in turn, in the first slots of `array`:
-    /// returns how many. The slots (and their allocations) are reused from
-    /// call to call; those past the count are spare.
-    fn attribute_array(
-        &mut self,
-        attributes: &[Attribute<'_>],
-        array: &mut Vec<(Key, Vec<u8>)>,
-    ) -> usize {
-        let mut len = 0;
-        // One bit per (length, first byte, last byte) class of the keys so
-        // far: a key whose bit is clear is not among them. Long lists also
-        // index their keys (PHP's arrays are hash tables): a search of the
-        // earlier keys per attribute would be quadratic.
-        let mut seen = 0u64;
-        let mut slots: Option<HashMap<Vec<u8>, usize>> = None;
-        let index_keys = |keys: &[(Key, Vec<u8>)]| -> HashMap<Vec<u8>, usize> {
-            keys.iter()
-                .enumerate()
-                .map(|(slot, (k, _))| (k.to_bytes().into_owned(), slot))
-                .collect()
         };
-        for &(name, value) in attributes {
-            if len == array.len() {
-                // a new slot, sized for what it will hold (a decoded name
-                // or value is never longer than the UTF-8 one)
-                array.reserve(attributes.len() - len);
-                array.push((
-                    Key::Str(Vec::with_capacity(name.len())),
-                    Vec::with_capacity(value.len()),
-                ));
-            }
-            let mut key = match &mut array[len].0 {
-                Key::Str(k) => std::mem::take(k),
-                Key::Int(_) => Vec::new(),
-            };
-            self.decode_tag_into(name, &mut key);
-            let bit = key_class(&key);
-            let earlier = if seen & bit == 0 {
-                None
-            } else if len < MANY_ATTRIBUTES {
-                array[..len].iter().position(|(k, _)| key_is(k, &key))
-            } else {
+        let earlier = if seen & bit == 0 {
+            None
+        } else if len < MANY_ATTRIBUTES {
+            earlier_keys.iter().position(|(k, _)| k == key)
+        } else {
+            slots
+                .get_or_insert_with(|| index_keys(earlier_keys))
+                .get(key.to_bytes().as_ref())
+                .copied()
+        };
+        seen |= bit;
+        let v = if let Some(slot) = earlier {
+            &mut earlier_keys[slot].1
+        } else {
+            if len >= MANY_ATTRIBUTES {
                 slots
-                    .get_or_insert_with(|| index_keys(&array[..len]))
-                    .get(&key)
-                    .copied()
-            };
-            seen |= bit;
-            if len >= MANY_ATTRIBUTES && earlier.is_none() {
-                slots
-                    .get_or_insert_with(|| index_keys(&array[..len]))
-                    .insert(key.clone(), len);
+                    .get_or_insert_with(|| index_keys(earlier_keys))
+                    .insert(key.to_bytes().into_owned(), len);
             }
-            let slot = if let Some(slot) = earlier {
-                array[len].0 = Key::Str(key);
-                slot
-            } else {
-                array[len].0 = key_from(key);
-                len += 1;
-                len - 1
-            };
-            let v = &mut array[slot].1;
-            v.clear();
-            decode_into(value, self.options.target, v);
-        }
-        len
+            len += 1;
+            next_value
+        };
+        v.clear();
+        decode_into(value, tags.options.target, v);
     }
+    len
+}
 
+/// A raw name of at most 16 bytes, exactly: its length and the words
+/// [`push_upper`] folds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ShortName {
+    len: usize,
+    head: u64,
+    tail: u64,
+}
+
+#[inline]
+fn short_name(raw: &[u8]) -> Option<ShortName> {
+    let len = raw.len();
+    let (head, tail) = if len > 16 {
+        return None;
+    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<8>(), raw.last_chunk::<8>()) {
+        (u64::from_le_bytes(head), u64::from_le_bytes(tail))
+    } else if let (Some(&head), Some(&tail)) = (raw.first_chunk::<4>(), raw.last_chunk::<4>()) {
+        (
+            u32::from_le_bytes(head).into(),
+            u32::from_le_bytes(tail).into(),
+        )
+    } else if let [first, .., last] | [first @ last] = *raw {
+        (u32::from_le_bytes([first, raw[len / 2], last, 0]).into(), 0)
+    } else {
+        (0, 0)
+    };
+    Some(ShortName { len, head, tail })
+}
+
+/// The string of a reused key slot, emptied; an integer key becomes an
+/// empty string.
+fn emptied_str(key: &mut Key) -> &mut Vec<u8> {
+    if let Key::Int(_) = key {
+        *key = Key::Str(Vec::new());
+    }
+    let Key::Str(bytes) = key else {
+        unreachable!("an integer key was replaced above")
+    };
+    bytes.clear();
+    bytes
+}
+
+impl<H: Handler + ?Sized> Adapter<'_, H> {
     fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
         s.map(|s| {
             let mut v = Vec::with_capacity(s.len());
@@ -721,68 +946,54 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             v
         })
     }
-}
 
-impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
-    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
-        let tag = self.decode_tag(name);
-        let skip = self.options.skip();
+    /// The rest of a start tag with attributes, whose name is on the name
+    /// stack from `at`.
+    #[inline(never)]
+    fn start_element_with(&mut self, at: usize, attributes: &[Attribute<'_>]) {
+        let tags = self.tags;
+        let buffers = &mut *self.buffers;
+        let tag = &buffers.names.bytes[at..];
         let mut filled = None;
         if self.set.element {
-            let mut array = std::mem::take(&mut self.buffers.attributes);
-            let len = self.attribute_array(attributes, &mut array);
+            let slots = &mut buffers.attributes[attribute_bank(tag)];
+            let len = attribute_array(
+                tags,
+                attributes,
+                &mut slots.array,
+                &mut slots.raw_names,
+                &mut buffers.scratch,
+            );
             self.handler
-                .start_element(skip_tagstart(&tag, skip), &array[..len]);
-            self.buffers.attributes = array;
-            filled = Some(len);
+                .start_element(skip_tagstart(tag, self.skip), &slots.array[..len]);
+            filled = Some(&slots.array[..len]);
         }
-        if let Some(builder) = self.builder.take() {
-            if builder.start(&tag, skip) {
-                if let Some(len) = filled {
-                    // the handler's array, already decoded and merged
-                    for (key, value) in &self.buffers.attributes[..len] {
-                        builder.attribute(
-                            |out| out.extend_from_slice(&key.to_bytes()),
-                            |out| out.extend_from_slice(value),
-                        );
-                    }
-                } else {
-                    let target = self.options.target;
-                    for &(name, value) in attributes {
-                        builder.attribute(
-                            |out| self.decode_tag_append(name, out),
-                            |out| decode_into(value, target, out),
-                        );
-                    }
+        if let Some(builder) = self.builder.as_deref_mut()
+            && builder.start(tag, self.skip)
+        {
+            if let Some(array) = filled {
+                // the handler's array, already decoded and merged
+                for (key, value) in array {
+                    builder.attribute(
+                        |out| out.extend_from_slice(&key.to_bytes()),
+                        |out| out.extend_from_slice(value),
+                    );
+                }
+            } else {
+                let scratch = &mut buffers.scratch;
+                for &(name, value) in attributes {
+                    builder.attribute(
+                        |out| decode_tag_append(tags, name, out, scratch),
+                        |out| decode_into(value, tags.options.target, out),
+                    );
                 }
             }
-            self.builder = Some(builder);
         }
-        self.buffers.name = tag;
     }
 
-    fn end_element(&mut self, name: &[u8]) {
-        let skip = self.options.skip();
-        if !self.set.element
-            && let Some(builder) = self.builder.as_deref_mut()
-            && !builder.end_uses_tag()
-        {
-            // The end of an element without children only retypes its
-            // entry: the name is not needed.
-            builder.end(b"", skip);
-            return;
-        }
-        let tag = self.decode_tag(name);
-        if self.set.element {
-            self.handler.end_element(skip_tagstart(&tag, skip));
-        }
-        if let Some(builder) = self.builder.as_deref_mut() {
-            builder.end(&tag, skip);
-        }
-        self.buffers.name = tag;
-    }
-
-    fn character_data(&mut self, data: &[u8]) {
+    /// Character data to convert or to add to the arrays.
+    #[inline(never)]
+    fn character_data_with(&mut self, data: &[u8]) {
         // A UTF-8 target is the bytes as they are: no copy.
         let text = if self.options.target == TargetEncoding::Utf8 {
             data
@@ -794,8 +1005,63 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             self.handler.character_data(text);
         }
         if let Some(builder) = self.builder.as_deref_mut() {
-            builder.cdata(text, self.options.skip(), self.options.skip_white != 0);
+            builder.cdata(text, self.skip, self.options.skip_white != 0);
         }
+    }
+}
+
+impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
+    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+        let buffers = &mut *self.buffers;
+        let names = &mut buffers.names;
+        let at = names.bytes.len();
+        decode_tag_append(self.tags, name, &mut names.bytes, &mut buffers.scratch);
+        names.starts.push(at);
+        if attributes.is_empty() {
+            let tag = &names.bytes[at..];
+            if self.set.element {
+                self.handler
+                    .start_element(skip_tagstart(tag, self.skip), &[]);
+            }
+            if let Some(builder) = self.builder.as_deref_mut() {
+                builder.start(tag, self.skip);
+            }
+            return;
+        }
+        self.start_element_with(at, attributes);
+    }
+
+    fn end_element(&mut self, name: &[u8]) {
+        let names = &mut self.buffers.names;
+        let at = if let Some(at) = names.starts.pop() {
+            #[cfg(debug_assertions)]
+            {
+                let mut again = Vec::new();
+                decode_tag_append(self.tags, name, &mut again, &mut Vec::new());
+                debug_assert_eq!(again, names.bytes[at..], "an end pairs with its start");
+            }
+            at
+        } else {
+            names.push_unpaired(self.tags, name, &mut self.buffers.scratch)
+        };
+        let tag = &names.bytes[at..];
+        if self.set.element {
+            self.handler.end_element(skip_tagstart(tag, self.skip));
+        }
+        if let Some(builder) = self.builder.as_deref_mut() {
+            builder.end(tag, self.skip);
+        }
+        names.bytes.truncate(at);
+    }
+
+    fn character_data(&mut self, data: &[u8]) {
+        if self.builder.is_none() && self.options.target == TargetEncoding::Utf8 {
+            if self.set.character_data {
+                self.handler.character_data(data);
+            }
+            return;
+        }
+        self.character_data_with(data);
     }
 
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
@@ -884,5 +1150,145 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         decode_to(&mut self.buffers.text, uri, self.options.target);
         self.handler
             .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records the element handler calls.
+    struct Elements {
+        set: HandlerSet,
+        seen: Vec<Vec<u8>>,
+    }
+
+    impl Handler for Elements {
+        fn installed(&self) -> HandlerSet {
+            self.set
+        }
+        fn start_element(&mut self, name: &[u8], _: &[(Key, Vec<u8>)]) {
+            self.seen.push([b"<", name].concat());
+        }
+        fn end_element(&mut self, name: &[u8]) {
+            self.seen.push([b"/", name].concat());
+        }
+    }
+
+    #[test]
+    fn words_fold_as_bytes() {
+        for b in 0..=255u8 {
+            let w = u64::from_le_bytes([b, b'a', b'z', b'@', b'[', b'`', b'{', b]);
+            let want = w.to_le_bytes().map(|b| b.to_ascii_uppercase());
+            assert_eq!(upper8(w).to_le_bytes(), want);
+            assert_eq!(upper4(w as u32).to_le_bytes(), want[..4]);
+        }
+        for n in 0..40 {
+            let raw: Vec<u8> = (0..n).map(|i| b"aZ\xE9b`{q"[i % 7]).collect();
+            let mut out = b"x".to_vec();
+            push_upper(&raw, &mut out);
+            assert_eq!(out[1..], raw.to_ascii_uppercase());
+            assert_eq!(out[0], b'x');
+        }
+    }
+
+    /// Records the attribute arrays.
+    struct Arrays(Vec<Vec<(Key, Vec<u8>)>>);
+
+    impl Handler for Arrays {
+        fn start_element(&mut self, _: &[u8], attributes: &[(Key, Vec<u8>)]) {
+            self.0.push(attributes.to_vec());
+        }
+    }
+
+    /// Keys reused from the element before are those the names give.
+    #[test]
+    fn attribute_keys_follow_their_names() {
+        let mut parser = Parser::new(None).unwrap();
+        let mut arrays = Arrays(Vec::new());
+        let doc = "<r><a b='1' id='2'/><c id='0' b='0'/><a b='3' id='4'/><a x='5' X='6' b='7'/>\
+                   <a x='8' y='9' bc='10'/><a é='11' a-long-attribute-name='12'/>";
+        assert!(parser.parse(&mut arrays, doc.as_bytes(), false));
+        parser.set_case_folding(false);
+        assert!(parser.parse(&mut arrays, b"<a x='13' id='14'/></r>", true));
+        let s = |k: &str, v: &str| (Key::Str(k.into()), v.into());
+        assert_eq!(
+            arrays.0,
+            [
+                vec![],
+                vec![s("B", "1"), s("ID", "2")],
+                vec![s("ID", "0"), s("B", "0")],
+                vec![s("B", "3"), s("ID", "4")],
+                vec![s("X", "6"), s("B", "7")],
+                vec![s("X", "8"), s("Y", "9"), s("BC", "10")],
+                vec![s("é", "11"), s("A-LONG-ATTRIBUTE-NAME", "12")],
+                vec![s("x", "13"), s("id", "14")],
+            ]
+        );
+    }
+
+    /// Integer keys (only hand-made events have such names) are kept and
+    /// compared as keys.
+    #[test]
+    fn integer_keys_are_reused_as_keys() {
+        let mut parser = Parser::new(None).unwrap();
+        let mut arrays = Arrays(Vec::new());
+        parser.replay(&mut arrays, false, |sax| {
+            sax.start_element(b"a", &[(b"12", b"1"), (b"id", b"2")]);
+            sax.start_element(b"a", &[(b"12", b"3"), (b"id", b"4"), (b"12", b"5")]);
+            sax.start_element(b"a", &[(b"x", b"6"), (b"12", b"7"), (b"012", b"8")]);
+        });
+        let s = |k: &str, v: &str| (Key::Str(k.into()), v.into());
+        let i = |k: i64, v: &str| (Key::Int(k), v.into());
+        assert_eq!(
+            arrays.0,
+            [
+                vec![i(12, "1"), s("ID", "2")],
+                vec![i(12, "5"), s("ID", "4")],
+                vec![s("X", "6"), i(12, "7"), s("012", "8")],
+            ]
+        );
+    }
+
+    /// End tags are named as decoded under their own parse call's options
+    /// and handlers, whatever held when the element started.
+    #[test]
+    fn end_names_follow_their_parse_call() {
+        let mut parser = Parser::new(None).unwrap();
+        let mut elements = Elements {
+            set: HandlerSet::COMMON,
+            seen: Vec::new(),
+        };
+        let mut text_only = Elements {
+            set: HandlerSet {
+                character_data: true,
+                ..HandlerSet::NONE
+            },
+            seen: Vec::new(),
+        };
+        assert!(parser.parse(&mut elements, "<ab><cd><é1><ef><gh>".as_bytes(), false));
+        assert!(parser.parse(&mut text_only, b"</gh>", false));
+        assert!(parser.parse(&mut elements, b"</ef>", false));
+        parser.set_target_encoding(TargetEncoding::Iso8859_1);
+        assert!(parser.parse(&mut elements, "</é1>".as_bytes(), false));
+        parser.set_case_folding(false);
+        assert!(parser.parse(&mut elements, b"</cd>", false));
+        parser.set_case_folding(true);
+        parser.set_skip_tagstart(1).unwrap();
+        assert!(parser.parse(&mut elements, b"</ab>", true));
+        // only ASCII letters are folded
+        let want: [&[u8]; 9] = [
+            b"<AB",
+            b"<CD",
+            "<é1".as_bytes(),
+            b"<EF",
+            b"<GH",
+            b"/EF",
+            b"/\xE91",
+            b"/cd",
+            b"/B",
+        ];
+        assert_eq!(elements.seen, want);
+        assert!(text_only.seen.is_empty());
     }
 }

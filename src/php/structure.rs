@@ -447,6 +447,7 @@ fn recent_way(name: &[u8]) -> usize {
 }
 
 /// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
+#[inline]
 pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
     &name[skip.min(name.len())..]
 }
@@ -645,12 +646,6 @@ impl Builder {
         } else {
             data.attributes.push(PackedAttribute { key, value });
         }
-    }
-
-    /// Whether [`end`](Self::end) looks at its tag (it does not for an
-    /// element without children, whose entry it only retypes).
-    pub(crate) fn end_uses_tag(&self) -> bool {
-        !self.lastwasopen
     }
 
     /// An element end; `tag` is decoded and folded. No depth check, as in
