@@ -30,6 +30,8 @@ use crate::sax::{Attribute, Installed, Sax};
 pub struct Parser {
     core: Core,
     options: Options,
+    /// Worked out from `options` when a parse call finds them changed.
+    coding: Coding,
     /// Set once `xml_parse_into_struct()` has run: its element and
     /// character-data trampolines stay installed for good.
     struct_installed: bool,
@@ -62,7 +64,15 @@ struct AttributeSlots {
 
 impl Buffers {
     /// Keeps what was decoded if it was decoded under `key`.
+    #[inline]
     fn keep_if(&mut self, key: Option<NameKey>) {
+        if self.names.key != key || key.is_none() {
+            self.drop_decoded(key);
+        }
+    }
+
+    #[cold]
+    fn drop_decoded(&mut self, key: Option<NameKey>) {
         if self.names.keep_if(key) {
             for slots in &mut self.attributes {
                 slots.raw_names.clear();
@@ -132,7 +142,7 @@ impl OpenNames {
 }
 
 /// What PHP keeps per parser, as PHP 8.2 keeps it (C `int`s).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Options {
     target: TargetEncoding,
     case_folding: i32,
@@ -204,15 +214,17 @@ impl Parser {
     fn create(encoding: Option<&str>, separator: Option<&[u8]>) -> Result<Self, Error> {
         let target = source_encoding(encoding)?;
         let core_separator = separator.map(|s| s.first().copied().unwrap_or(0));
+        let options = Options {
+            target,
+            case_folding: 1,
+            skip_white: 0,
+            skip_tagstart: 0,
+            empty_separator: separator.is_some_and(<[u8]>::is_empty),
+        };
         Ok(Self {
             core: Core::new(core_separator),
-            options: Options {
-                target,
-                case_folding: 1,
-                skip_white: 0,
-                skip_tagstart: 0,
-                empty_separator: separator.is_some_and(<[u8]>::is_empty),
-            },
+            options,
+            coding: Coding::new(options),
             struct_installed: false,
             builder: Builder::default(),
             buffers: Buffers::default(),
@@ -550,6 +562,9 @@ impl Parser {
                 ..HandlerSet::NONE
             });
         }
+        if self.coding.options != self.options {
+            self.coding = Coding::new(self.options);
+        }
         let options = self.options;
         self.buffers.keep_if(Some(NameKey {
             target: options.target,
@@ -558,9 +573,7 @@ impl Parser {
             element: installed.element,
         }));
         let mut adapter = Adapter {
-            options,
-            tags: TagCoding::new(options),
-            skip: options.skip(),
+            coding: &self.coding,
             set,
             handler,
             builder,
@@ -673,10 +686,7 @@ impl Default for Parser {
 
 /// The [`Sax`] sink: plays `ext/xml/xml.c`'s `_xml_*_handler` functions.
 pub(crate) struct Adapter<'a, H: ?Sized> {
-    options: Options,
-    tags: TagCoding,
-    /// `options.skip()`.
-    skip: usize,
+    coding: &'a Coding,
     /// The handlers the user's handler has set.
     set: HandlerSet,
     handler: &'a mut H,
@@ -701,8 +711,27 @@ fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
     decode_into(s, target, out);
 }
 
-/// `_xml_decode_tag()`'s settings, with its usual case worked out once
-/// per parse call.
+/// What the [`Adapter`] works out from the options, kept by the parser
+/// until they change.
+#[derive(Clone, Copy, Debug)]
+struct Coding {
+    options: Options,
+    tags: TagCoding,
+    /// `options.skip()`.
+    skip: usize,
+}
+
+impl Coding {
+    fn new(options: Options) -> Self {
+        Self {
+            options,
+            tags: TagCoding::new(options),
+            skip: options.skip(),
+        }
+    }
+}
+
+/// `_xml_decode_tag()`'s settings, with its usual case worked out once.
 #[derive(Clone, Copy, Debug)]
 struct TagCoding {
     options: Options,
@@ -942,7 +971,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
         s.map(|s| {
             let mut v = Vec::with_capacity(s.len());
-            decode_into(s, self.options.target, &mut v);
+            decode_into(s, self.coding.options.target, &mut v);
             v
         })
     }
@@ -951,7 +980,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// stack from `at`.
     #[inline(never)]
     fn start_element_with(&mut self, at: usize, attributes: &[Attribute<'_>]) {
-        let tags = self.tags;
+        let tags = self.coding.tags;
         let buffers = &mut *self.buffers;
         let tag = &buffers.names.bytes[at..];
         let mut filled = None;
@@ -965,11 +994,11 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 &mut buffers.scratch,
             );
             self.handler
-                .start_element(skip_tagstart(tag, self.skip), &slots.array[..len]);
+                .start_element(skip_tagstart(tag, self.coding.skip), &slots.array[..len]);
             filled = Some(&slots.array[..len]);
         }
         if let Some(builder) = self.builder.as_deref_mut()
-            && builder.start(tag, self.skip)
+            && builder.start(tag, self.coding.skip)
         {
             if let Some(array) = filled {
                 // the handler's array, already decoded and merged
@@ -995,17 +1024,17 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     #[inline(never)]
     fn character_data_with(&mut self, data: &[u8]) {
         // A UTF-8 target is the bytes as they are: no copy.
-        let text = if self.options.target == TargetEncoding::Utf8 {
+        let text = if self.coding.options.target == TargetEncoding::Utf8 {
             data
         } else {
-            decode_to(&mut self.buffers.text, data, self.options.target);
+            decode_to(&mut self.buffers.text, data, self.coding.options.target);
             &self.buffers.text
         };
         if self.set.character_data {
             self.handler.character_data(text);
         }
         if let Some(builder) = self.builder.as_deref_mut() {
-            builder.cdata(text, self.skip, self.options.skip_white != 0);
+            builder.cdata(text, self.coding.skip, self.coding.options.skip_white != 0);
         }
     }
 }
@@ -1015,16 +1044,16 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         let buffers = &mut *self.buffers;
         let names = &mut buffers.names;
         let at = names.bytes.len();
-        decode_tag_append(self.tags, name, &mut names.bytes, &mut buffers.scratch);
+        decode_tag_append(self.coding.tags, name, &mut names.bytes, &mut buffers.scratch);
         names.starts.push(at);
         if attributes.is_empty() {
             let tag = &names.bytes[at..];
             if self.set.element {
                 self.handler
-                    .start_element(skip_tagstart(tag, self.skip), &[]);
+                    .start_element(skip_tagstart(tag, self.coding.skip), &[]);
             }
             if let Some(builder) = self.builder.as_deref_mut() {
-                builder.start(tag, self.skip);
+                builder.start(tag, self.coding.skip);
             }
             return;
         }
@@ -1037,25 +1066,25 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             #[cfg(debug_assertions)]
             {
                 let mut again = Vec::new();
-                decode_tag_append(self.tags, name, &mut again, &mut Vec::new());
+                decode_tag_append(self.coding.tags, name, &mut again, &mut Vec::new());
                 debug_assert_eq!(again, names.bytes[at..], "an end pairs with its start");
             }
             at
         } else {
-            names.push_unpaired(self.tags, name, &mut self.buffers.scratch)
+            names.push_unpaired(self.coding.tags, name, &mut self.buffers.scratch)
         };
         let tag = &names.bytes[at..];
         if self.set.element {
-            self.handler.end_element(skip_tagstart(tag, self.skip));
+            self.handler.end_element(skip_tagstart(tag, self.coding.skip));
         }
         if let Some(builder) = self.builder.as_deref_mut() {
-            builder.end(tag, self.skip);
+            builder.end(tag, self.coding.skip);
         }
         names.bytes.truncate(at);
     }
 
     fn character_data(&mut self, data: &[u8]) {
-        if self.builder.is_none() && self.options.target == TargetEncoding::Utf8 {
+        if self.builder.is_none() && self.coding.options.target == TargetEncoding::Utf8 {
             if self.set.character_data {
                 self.handler.character_data(data);
             }
@@ -1068,7 +1097,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.processing_instruction {
             return;
         }
-        decode_to(&mut self.buffers.text, target, self.options.target);
+        decode_to(&mut self.buffers.text, target, self.coding.options.target);
         let data = self.opt(data);
         self.handler
             .processing_instruction(&self.buffers.text, data.as_deref());
@@ -1078,7 +1107,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.default {
             return;
         }
-        decode_to(&mut self.buffers.text, data, self.options.target);
+        decode_to(&mut self.buffers.text, data, self.coding.options.target);
         self.handler.default_data(&self.buffers.text);
     }
 
@@ -1092,7 +1121,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.unparsed_entity_decl {
             return;
         }
-        decode_to(&mut self.buffers.text, name, self.options.target);
+        decode_to(&mut self.buffers.text, name, self.coding.options.target);
         let (system_id, public_id, notation) =
             (self.opt(system_id), self.opt(public_id), self.opt(notation));
         self.handler.unparsed_entity_decl(
@@ -1108,7 +1137,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.notation_decl {
             return;
         }
-        decode_to(&mut self.buffers.text, name, self.options.target);
+        decode_to(&mut self.buffers.text, name, self.coding.options.target);
         let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
         self.handler.notation_decl(
             &self.buffers.text,
@@ -1131,7 +1160,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         decode_to(
             &mut self.buffers.text,
             open_entity_names,
-            self.options.target,
+            self.coding.options.target,
         );
         let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
         self.handler.external_entity_ref(
@@ -1147,7 +1176,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             return;
         }
         let prefix = self.opt(prefix);
-        decode_to(&mut self.buffers.text, uri, self.options.target);
+        decode_to(&mut self.buffers.text, uri, self.coding.options.target);
         self.handler
             .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
     }
