@@ -252,21 +252,28 @@ impl Core {
     /// The `START_TAG` case of the push loop.
     #[inline]
     pub(super) fn start_tag_state(&mut self, sink: &mut impl Sax) {
-        if self.namespace_separator.is_none() && self.bare_start_tag(sink) {
-            return;
+        let mut name_len = 0;
+        if self.namespace_separator.is_none() {
+            match self.bare_start_tag(sink) {
+                Bare::Done => return,
+                Bare::Name(len) => name_len = len,
+                Bare::Other => {}
+            }
         }
-        self.start_tag_state_general(sink);
+        self.start_tag_state_general(sink, name_len);
     }
 
-    /// [`start_tag_state`](Self::start_tag_state) for any start tag.
+    /// [`start_tag_state`](Self::start_tag_state) for any start tag;
+    /// `name_len` as in [`parse_start_tag`](Self::parse_start_tag).
     #[inline(never)]
-    fn start_tag_state_general(&mut self, sink: &mut impl Sax) {
+    fn start_tag_state_general(&mut self, sink: &mut impl Sax, name_len: usize) {
         let line = self.line;
         let ns_before = self.ns.len();
         let parsed = if self.namespace_separator.is_some() {
             self.parse_start_tag2(sink)
         } else {
-            self.parse_start_tag(sink).map(|n| (n, None, None))
+            self.parse_start_tag(sink, name_len)
+                .map(|n| (n, None, None))
         };
         if self.state == State::Eof {
             return;
@@ -316,19 +323,27 @@ impl Core {
 
     /// A SAX1 start tag `<name>` of ASCII name characters and nothing
     /// else, in one step: what `parse_start_tag` and the `START_TAG` case
-    /// do with it. False (nothing done) for any other tag.
-    #[inline]
-    fn bare_start_tag(&mut self, sink: &mut impl Sax) -> bool {
+    /// do with it. Nothing done for any other tag.
+    #[inline(always)]
+    fn bare_start_tag(&mut self, sink: &mut impl Sax) -> Bare {
         let s = &self.buf[self.cur..];
         if s.len() < 3 || !is_ascii_name_start(s[1]) || !self.pending_default_refs.is_empty() {
-            return false;
+            return Bare::Other;
         }
         let Some(len) = s[2..].iter().position(|&b| !is_ascii_name_char(b)) else {
-            return false;
+            return Bare::Other;
         };
         let len = len + 1;
-        if s[1 + len] != b'>' || len > MAX_NAME_LENGTH {
-            return false;
+        if len > MAX_NAME_LENGTH {
+            return Bare::Other;
+        }
+        if s[1 + len] != b'>' {
+            // what the fast path of `xmlParseName` takes
+            return if s[1 + len] != 0 && s[1 + len] < 0x80 {
+                Bare::Name(len)
+            } else {
+                Bare::Other
+            };
         }
         let mut name = self.name_pool.pop().unwrap_or_default();
         name.clear();
@@ -347,32 +362,40 @@ impl Core {
         });
         self.state = State::Content;
         self.progressive = Progressive::On;
-        true
+        Bare::Done
     }
 
-    /// `xmlParseStartTag` (SAX1): returns the element name.
-    fn parse_start_tag(&mut self, sink: &mut impl Sax) -> Option<Vec<u8>> {
+    /// `xmlParseStartTag` (SAX1): returns the element name. `name_len`, if
+    /// not 0, is the length of the ASCII name after the `<` that the fast
+    /// path of `xmlParseName` takes, as [`bare_start_tag`](Self::bare_start_tag)
+    /// found it.
+    fn parse_start_tag(&mut self, sink: &mut impl Sax, name_len: usize) -> Option<Vec<u8>> {
         if self.raw() != b'<' {
             return None;
         }
-        self.next1();
         let mut name = self.name_pool.pop().unwrap_or_default();
         name.clear();
-        if !self.parse_name_into(&mut name) {
-            self.fatal(err::NAME_REQUIRED);
-            return None;
+        if name_len > 0 {
+            name.extend_from_slice(&self.buf[self.cur + 1..=self.cur + name_len]);
+            self.cur += 1 + name_len;
+            self.col += 1 + name_len as u64;
+        } else {
+            self.next1();
+            if !self.parse_name_into(&mut name) {
+                self.fatal(err::NAME_REQUIRED);
+                return None;
+            }
         }
         self.skip_blanks();
         if self.raw() == b'>' {
             // No attributes: the usual case of element-heavy documents.
-            self.atts.clear();
             self.flush_default_refs(sink);
             if !self.disable_sax {
-                self.emit_start(sink, &name, &self.atts);
+                self.emit_start_bare(sink, &name);
             }
             return Some(name);
         }
-        let mut atts = std::mem::take(&mut self.atts);
+        let mut atts = self.atts.take().unwrap_or_default();
         atts.clear();
         while self.raw() != b'>'
             && (self.raw() != b'/' || self.nxt(1) != b'>')
@@ -397,7 +420,7 @@ impl Core {
         if !self.disable_sax {
             self.emit_start(sink, &name, &atts);
         }
-        self.atts = atts;
+        self.atts = Some(atts);
         Some(name)
     }
 
@@ -2009,9 +2032,20 @@ impl Core {
     }
 }
 
+/// What [`Core::bare_start_tag`] did.
+enum Bare {
+    /// The tag was `<name>` and is parsed.
+    Done,
+    /// Not done: the tag starts with an ASCII name of this length that
+    /// the fast path of `xmlParseName` takes.
+    Name(usize),
+    /// Not done.
+    Other,
+}
+
 /// `out.extend_from_slice(src)`, without a call to `memcpy` for the short
 /// names of most documents.
-#[inline]
+#[inline(always)]
 fn append_short(out: &mut Vec<u8>, src: &[u8]) {
     if src.len() <= 8 {
         for &b in src {

@@ -310,8 +310,9 @@ pub(crate) struct Core {
     text_buf: Vec<u8>,
     /// Reused buffer of `xmlParseAttValueComplex`.
     value_buf: Vec<u8>,
-    /// The attributes of the SAX1 start tag being parsed (reused).
-    atts: Attributes,
+    /// The attributes of the SAX1 start tag being parsed (reused; taken
+    /// out while it is parsed).
+    atts: Option<Attributes>,
     /// Allocations of element names whose elements have ended (SAX1).
     name_pool: Vec<Vec<u8>>,
 }
@@ -346,6 +347,7 @@ pub(super) enum Piece {
 }
 
 impl Piece {
+    #[inline]
     fn get<'a>(self, input: &'a [u8], own: &'a [u8]) -> &'a [u8] {
         match self {
             Piece::Input(s, e) => &input[s..e],
@@ -388,14 +390,17 @@ impl Attributes {
         self.many.contains(name.get(input, &self.bytes))
     }
 
+    #[inline]
     fn len(&self) -> usize {
         self.spans.len()
     }
 
+    #[inline]
     fn name<'a>(&'a self, input: &'a [u8], k: usize) -> &'a [u8] {
         self.spans[k].0.get(input, &self.bytes)
     }
 
+    #[inline]
     fn value<'a>(&'a self, input: &'a [u8], k: usize) -> &'a [u8] {
         self.spans[k].1.get(input, &self.bytes)
     }

@@ -1044,7 +1044,12 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         let buffers = &mut *self.buffers;
         let names = &mut buffers.names;
         let at = names.bytes.len();
-        decode_tag_append(self.coding.tags, name, &mut names.bytes, &mut buffers.scratch);
+        decode_tag_append(
+            self.coding.tags,
+            name,
+            &mut names.bytes,
+            &mut buffers.scratch,
+        );
         names.starts.push(at);
         if attributes.is_empty() {
             let tag = &names.bytes[at..];
@@ -1075,7 +1080,8 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         };
         let tag = &names.bytes[at..];
         if self.set.element {
-            self.handler.end_element(skip_tagstart(tag, self.coding.skip));
+            self.handler
+                .end_element(skip_tagstart(tag, self.coding.skip));
         }
         if let Some(builder) = self.builder.as_deref_mut() {
             builder.end(tag, self.coding.skip);
