@@ -645,6 +645,13 @@ impl Core {
             self.buf.push(b);
             return Some(self.idle_ok);
         }
+        // The usual bytes that need the push loop: a `>` in markup, a `<`
+        // after a text (what `idle_byte_special` answers for them).
+        match (b, self.idle) {
+            (b'>', Idle::Markup) => return None,
+            (b'<', Idle::Content) if self.buf.len() > self.cur => return None,
+            _ => {}
+        }
         self.idle_byte_special(b)
     }
 
