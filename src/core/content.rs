@@ -454,7 +454,10 @@ impl Core {
         };
         self.skip_blanks();
         if self.raw() == b'=' {
-            self.next_char();
+            // `NEXT` over `=`: one byte on the line
+            if self.state != State::Eof {
+                self.next1();
+            }
             self.skip_blanks();
             let value = self.parse_att_value_at(false, &mut atts.bytes);
             self.sub = Sub::None;

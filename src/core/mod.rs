@@ -1005,7 +1005,8 @@ impl Core {
             match atts.len() {
                 0 => sink.start_element(name, &[]),
                 1..=4 => start_with_list::<4>(sink, name, input, atts),
-                5..=16 => start_with_list::<16>(sink, name, input, atts),
+                5..=12 => start_with_list::<12>(sink, name, input, atts),
+                13..=16 => start_with_list::<16>(sink, name, input, atts),
                 n => {
                     let list: Vec<(&[u8], &[u8])> = (0..n)
                         .map(|k| (atts.name(input, k), atts.value(input, k)))
