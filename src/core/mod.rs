@@ -758,18 +758,8 @@ impl Core {
         self.lasts_append(old);
         if self.check_transition(chunk) && !self.content_waits(false) {
             self.try_or_finish(sink, false);
-            if self.state == State::Eof {
-                return Some(self.error_code);
-            }
         }
-        if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
-            self.fatal(err::INTERNAL_ERROR);
-            self.halt();
-        }
-        if self.error_code != 0 && self.disable_sax {
-            return Some(self.error_code);
-        }
-        Some(if self.well_formed { 0 } else { self.error_code })
+        Some(self.small_chunk_result())
     }
 
     /// `xmlParseChunk` of a lone `>` that is not the last chunk, while a
