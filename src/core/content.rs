@@ -33,58 +33,22 @@ impl Core {
 
     /// `xmlParseName`.
     pub(super) fn parse_name(&mut self) -> Option<Vec<u8>> {
-        let start = self.cur;
-        let mut i = start;
-        if is_ascii_name_start(self.at(i)) {
-            i += 1;
-            while is_ascii_name_char(self.at(i)) {
-                i += 1;
-            }
-            let b = self.at(i);
-            if b > 0 && b < 0x80 {
-                let count = i - start;
-                if count > MAX_NAME_LENGTH {
-                    self.fatal(err::NAME_TOO_LONG);
-                    return None;
-                }
-                let name = self.buf[start..i].to_vec();
-                self.cur = i;
-                self.col += count as u64;
-                return Some(name);
-            }
+        let mut own = Vec::new();
+        match self.parse_name_at(&mut own)? {
+            Piece::Input(s, e) => Some(self.buf[s..e].to_vec()),
+            Piece::Own(..) => Some(own),
         }
-        self.parse_name_complex(false)
     }
 
     /// `xmlParseName` appending the name to `out`: false (and nothing
     /// appended) where `parse_name` gives `None`.
     fn parse_name_into(&mut self, out: &mut Vec<u8>) -> bool {
-        let start = self.cur;
-        let mut i = start;
-        if is_ascii_name_start(self.at(i)) {
-            i += 1;
-            i += self.buf[i..]
-                .iter()
-                .position(|&b| !is_ascii_name_char(b))
-                .unwrap_or(self.buf.len() - i);
-            let b = self.at(i);
-            if b > 0 && b < 0x80 {
-                let count = i - start;
-                if count > MAX_NAME_LENGTH {
-                    self.fatal(err::NAME_TOO_LONG);
-                    return false;
-                }
-                out.extend_from_slice(&self.buf[start..i]);
-                self.cur = i;
-                self.col += count as u64;
-                return true;
-            }
-        }
-        match self.parse_name_complex(false) {
-            Some(name) => {
-                out.extend_from_slice(&name);
+        match self.parse_name_at(out) {
+            Some(Piece::Input(s, e)) => {
+                out.extend_from_slice(&self.buf[s..e]);
                 true
             }
+            Some(Piece::Own(..)) => true,
             None => false,
         }
     }
@@ -92,6 +56,7 @@ impl Core {
     /// `xmlParseName`, leaving an ASCII name in the input and appending
     /// any other to `own`: `None` (nothing appended) where `parse_name`
     /// gives `None`.
+    #[inline(always)]
     fn parse_name_at(&mut self, own: &mut Vec<u8>) -> Option<Piece> {
         let start = self.cur;
         let mut i = start;
