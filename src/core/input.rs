@@ -442,13 +442,20 @@ impl Core {
         }
     }
 
-    /// `xmlParseTryOrFinish`.
-    #[allow(clippy::too_many_lines)] // libxml2's push loop, one state per arm
-    pub(super) fn try_or_finish(&mut self, sink: &mut impl Sax, terminate: bool) {
+    /// What `xmlParseTryOrFinish` does first: input far behind the cursor
+    /// is dropped.
+    #[inline]
+    pub(super) fn shrink_consumed(&mut self) {
         if self.cur > 4096 {
             self.shrink_input();
             self.check_index = 0;
         }
+    }
+
+    /// `xmlParseTryOrFinish`.
+    #[allow(clippy::too_many_lines)] // libxml2's push loop, one state per arm
+    pub(super) fn try_or_finish(&mut self, sink: &mut impl Sax, terminate: bool) {
+        self.shrink_consumed();
         let (mut lastlt, mut lastgt) = self.get_lasts();
         while self.state != State::Eof {
             if self.error_code != 0 && self.disable_sax {

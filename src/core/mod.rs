@@ -783,10 +783,7 @@ impl Core {
             self.try_or_finish(sink, false);
         } else {
             // the first steps of `try_or_finish`
-            if self.cur > 4096 {
-                self.shrink_input();
-                self.check_index = 0;
-            }
+            self.shrink_consumed();
             // `get_lasts`, when the `>` ended the tag
             let lastgt = match self.gt_after_lt {
                 Some(g) if self.last_lt.is_some() => Some(g),
@@ -826,10 +823,7 @@ impl Core {
         self.lasts_append_byte(old);
         // the first steps of `try_or_finish`, then its `CONTENT` case for
         // a text followed by the `<` just added
-        if self.cur > 4096 {
-            self.shrink_input();
-            self.check_index = 0;
-        }
+        self.shrink_consumed();
         let (test, cons) = (self.cur, self.consumed);
         self.check_index = 0;
         self.parse_char_data(sink);
