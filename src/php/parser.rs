@@ -815,15 +815,10 @@ fn upper8(w: u64) -> u64 {
     w ^ ((from_a & !past_z & !w & HIGH) >> 2)
 }
 
-/// [`upper8`] on four bytes.
+/// [`upper8`] on four bytes (the four zero bytes above them stay zero).
 #[inline]
 fn upper4(w: u32) -> u32 {
-    const ONES: u32 = u32::MAX / 0xFF;
-    const HIGH: u32 = ONES * 0x80;
-    let low = w & !HIGH;
-    let from_a = low + ONES * (0x80 - u32::from(b'a'));
-    let past_z = low + ONES * (0x80 - u32::from(b'z') - 1);
-    w ^ ((from_a & !past_z & !w & HIGH) >> 2)
+    upper8(u64::from(w)) as u32
 }
 
 /// [`decode_tag_append`] in the other cases.
