@@ -122,9 +122,9 @@ impl OpenNames {
     /// it: returns where it starts.
     #[cold]
     #[inline(never)]
-    fn push_unpaired(&mut self, tags: TagCoding, raw: &[u8], scratch: &mut Vec<u8>) -> usize {
+    fn push_unpaired(&mut self, coding: &Coding, raw: &[u8], scratch: &mut Vec<u8>) -> usize {
         let at = self.bytes.len();
-        decode_tag_append(tags, raw, &mut self.bytes, scratch);
+        decode_tag_append(coding, raw, &mut self.bytes, scratch);
         at
     }
 
@@ -716,7 +716,9 @@ fn decode_to(out: &mut Vec<u8>, s: &[u8], target: TargetEncoding) {
 #[derive(Clone, Copy, Debug)]
 struct Coding {
     options: Options,
-    tags: TagCoding,
+    /// `_xml_decode_tag()`'s usual case: UTF-8 target, case folding, no
+    /// empty separator; a name is only upper-cased.
+    upper_only: bool,
     /// `options.skip()`.
     skip: usize,
 }
@@ -725,28 +727,10 @@ impl Coding {
     fn new(options: Options) -> Self {
         Self {
             options,
-            tags: TagCoding::new(options),
-            skip: options.skip(),
-        }
-    }
-}
-
-/// `_xml_decode_tag()`'s settings, with its usual case worked out once.
-#[derive(Clone, Copy, Debug)]
-struct TagCoding {
-    options: Options,
-    /// UTF-8 target, case folding, no empty separator: a name is only
-    /// upper-cased.
-    upper_only: bool,
-}
-
-impl TagCoding {
-    fn new(options: Options) -> Self {
-        Self {
-            options,
             upper_only: options.target == TargetEncoding::Utf8
                 && options.case_folding != 0
                 && !options.empty_separator,
+            skip: options.skip(),
         }
     }
 }
@@ -754,11 +738,11 @@ impl TagCoding {
 /// `_xml_decode_tag()`: decode to the target, then fold ASCII letters;
 /// appended to `out`. `scratch` is working room.
 #[inline]
-fn decode_tag_append(tags: TagCoding, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
-    if tags.upper_only {
+fn decode_tag_append(coding: &Coding, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+    if coding.upper_only {
         push_upper(raw, out);
     } else {
-        decode_tag_other(tags.options, raw, out, scratch);
+        decode_tag_other(coding.options, raw, out, scratch);
     }
 }
 
@@ -842,7 +826,7 @@ fn decode_tag_other(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &m
 /// returns how many. The slots (and their allocations) are reused from
 /// call to call; those past the count are spare.
 fn attribute_array(
-    tags: TagCoding,
+    coding: &Coding,
     attributes: &[Attribute<'_>],
     array: &mut Vec<(Key, Vec<u8>)>,
     raw_names: &mut Vec<Option<(ShortName, u64)>>,
@@ -883,7 +867,7 @@ fn attribute_array(
             Some((raw, bit)) if short == Some(raw) && len < MANY_ATTRIBUTES => bit,
             _ => {
                 let bytes = emptied_str(key);
-                decode_tag_append(tags, name, bytes, scratch);
+                decode_tag_append(coding, name, bytes, scratch);
                 let bit = key_class(bytes);
                 if let Some(i) = key_int(bytes) {
                     *key = Key::Int(i);
@@ -915,7 +899,7 @@ fn attribute_array(
             next_value
         };
         v.clear();
-        decode_into(value, tags.options.target, v);
+        decode_into(value, coding.options.target, v);
     }
     len
 }
@@ -975,14 +959,14 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// stack from `at`.
     #[inline(never)]
     fn start_element_with(&mut self, at: usize, attributes: &[Attribute<'_>]) {
-        let tags = self.coding.tags;
+        let coding = self.coding;
         let buffers = &mut *self.buffers;
         let tag = &buffers.names.bytes[at..];
         let mut filled = None;
         if self.set.element {
             let slots = &mut buffers.attributes[attribute_bank(tag)];
             let len = attribute_array(
-                tags,
+                coding,
                 attributes,
                 &mut slots.array,
                 &mut slots.raw_names,
@@ -1007,8 +991,8 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 let scratch = &mut buffers.scratch;
                 for &(name, value) in attributes {
                     builder.attribute(
-                        |out| decode_tag_append(tags, name, out, scratch),
-                        |out| decode_into(value, tags.options.target, out),
+                        |out| decode_tag_append(coding, name, out, scratch),
+                        |out| decode_into(value, coding.options.target, out),
                     );
                 }
             }
@@ -1039,12 +1023,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         let buffers = &mut *self.buffers;
         let names = &mut buffers.names;
         let at = names.bytes.len();
-        decode_tag_append(
-            self.coding.tags,
-            name,
-            &mut names.bytes,
-            &mut buffers.scratch,
-        );
+        decode_tag_append(self.coding, name, &mut names.bytes, &mut buffers.scratch);
         names.starts.push(at);
         if attributes.is_empty() {
             let tag = &names.bytes[at..];
@@ -1066,12 +1045,12 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             #[cfg(debug_assertions)]
             {
                 let mut again = Vec::new();
-                decode_tag_append(self.coding.tags, name, &mut again, &mut Vec::new());
+                decode_tag_append(self.coding, name, &mut again, &mut Vec::new());
                 debug_assert_eq!(again, names.bytes[at..], "an end pairs with its start");
             }
             at
         } else {
-            names.push_unpaired(self.coding.tags, name, &mut self.buffers.scratch)
+            names.push_unpaired(self.coding, name, &mut self.buffers.scratch)
         };
         let tag = &names.bytes[at..];
         if self.set.element {
