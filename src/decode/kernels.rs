@@ -30,6 +30,9 @@
 //!   else in it hands over to the scalar code at the start of that
 //!   character.
 
+#[cfg(target_arch = "x86_64")]
+use std::sync::atomic::{AtomicU8, Ordering};
+
 /// Bytes handled per step.
 pub(super) const STEP: usize = 16;
 
@@ -1761,23 +1764,32 @@ static UTF8_BYTE_2_HIGH: [u8; 16] = [
 /// BMI2), asked once; `PHPXML_NO_AVX512` in the environment says no.
 #[cfg(target_arch = "x86_64")]
 fn dense_available() -> bool {
-    use std::sync::atomic::{AtomicU8, Ordering};
     static KNOWN: AtomicU8 = AtomicU8::new(0);
-    match KNOWN.load(Ordering::Relaxed) {
+    asked_once(&KNOWN, || {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::env::var_os("PHPXML_NO_AVX512").is_none()
+    })
+}
+
+/// `ask()`, worked out on the first call and kept in `known` (0: not yet
+/// asked, 1: no, 2: yes).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn asked_once(known: &AtomicU8, ask: impl FnOnce() -> bool) -> bool {
+    match known.load(Ordering::Relaxed) {
         1 => false,
         2 => true,
         _ => {
-            let yes = std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("popcnt")
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && std::arch::is_x86_feature_detected!("avx512vbmi")
-                && std::arch::is_x86_feature_detected!("avx512vbmi2")
-                && std::env::var_os("PHPXML_NO_AVX512").is_none();
-            KNOWN.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            let yes = ask();
+            known.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
             yes
         }
     }
@@ -2955,18 +2967,10 @@ fn take_window(run: &mut TextRun, i: usize, newlines: u32, cont: u32, taken: u32
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn text_simd_available() -> bool {
-    use std::sync::atomic::{AtomicU8, Ordering};
     static KNOWN: AtomicU8 = AtomicU8::new(0);
-    match KNOWN.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => {
-            let yes = std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("popcnt");
-            KNOWN.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
-    }
+    asked_once(&KNOWN, || {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
+    })
 }
 
 /// The AVX2 text kernels: [`text_run`]'s windows and
