@@ -71,12 +71,12 @@ impl Buffers {
         }
     }
 
+    /// Drops what was decoded; what comes next is decoded under `key`.
     #[cold]
     fn drop_decoded(&mut self, key: Option<NameKey>) {
-        if self.names.keep_if(key) {
-            for slots in &mut self.attributes {
-                slots.raw_names.clear();
-            }
+        self.names.restart(key);
+        for slots in &mut self.attributes {
+            slots.raw_names.clear();
         }
     }
 }
@@ -128,16 +128,11 @@ impl OpenNames {
         at
     }
 
-    /// Keeps the names if they were made under `key`; returns whether
-    /// they were dropped.
-    fn keep_if(&mut self, key: Option<NameKey>) -> bool {
-        if self.key != key || key.is_none() {
-            self.bytes.clear();
-            self.starts.clear();
-            self.key = key;
-            return true;
-        }
-        false
+    /// Empties the stack; its names are made under `key` from now on.
+    fn restart(&mut self, key: Option<NameKey>) {
+        self.bytes.clear();
+        self.starts.clear();
+        self.key = key;
     }
 }
 
