@@ -215,13 +215,18 @@ impl Core {
     // ------------------------------------------------------------------
 
     /// The `START_TAG` case of the push loop.
-    #[inline]
+    #[inline(always)]
     pub(super) fn start_tag_state(&mut self, sink: &mut impl Sax) {
         let mut name_len = 0;
         if self.namespace_separator.is_none() {
             match self.bare_start_tag(sink) {
                 Bare::Done => return,
-                Bare::Name(len) => name_len = len,
+                Bare::Name(len) => {
+                    if self.plain_start_tag(sink, len) {
+                        return;
+                    }
+                    name_len = len;
+                }
                 Bare::Other => {}
             }
         }
@@ -292,7 +297,11 @@ impl Core {
     #[inline(always)]
     fn bare_start_tag(&mut self, sink: &mut impl Sax) -> Bare {
         let s = &self.buf[self.cur..];
-        if s.len() < 3 || !is_ascii_name_start(s[1]) || !self.pending_default_refs.is_empty() {
+        if s.len() < 3
+            || !is_ascii_name_start(s[1])
+            || !self.pending_default_refs.is_empty()
+            || general_only()
+        {
             return Bare::Other;
         }
         let Some(len) = s[2..].iter().position(|&b| !is_ascii_name_char(b)) else {
@@ -328,6 +337,74 @@ impl Core {
         self.state = State::Content;
         self.progressive = Progressive::On;
         Bare::Done
+    }
+
+    /// A SAX1 start tag whose attributes are all plain (see
+    /// [`scan_plain_attributes`]), in one pass: what `parse_start_tag` and
+    /// the `START_TAG` case do with it. False, with nothing done, for any
+    /// other tag, which the general path then parses from its start.
+    /// `name_len` as in [`parse_start_tag`](Self::parse_start_tag).
+    #[inline(never)]
+    fn plain_start_tag(&mut self, sink: &mut impl Sax, name_len: usize) -> bool {
+        if self.in_subset != 0 || general_only() {
+            return false;
+        }
+        let mut atts = self.atts.take().unwrap_or_default();
+        atts.clear();
+        let name_end = self.cur + 1 + name_len;
+        let col = self.col + 1 + name_len as u64;
+        let Some(tag) = scan_plain_attributes(&self.buf, name_end, col, self.utf8, &mut atts)
+        else {
+            self.atts = Some(atts);
+            return false;
+        };
+        let line = self.line;
+        let mut name = self.name_pool.pop().unwrap_or_default();
+        name.clear();
+        append_short(&mut name, &self.buf[self.cur + 1..name_end]);
+        // where the general path stands when it reports the start tag: on
+        // the `>` or the `/` of `/>`
+        self.cur = tag.end;
+        self.line += tag.lines;
+        self.col = tag.col;
+        self.nb_entities += tag.entity_count;
+        if atts.len() > 0 {
+            self.sub = Sub::None;
+        }
+        if !self.disable_sax {
+            self.emit_start(sink, &name, &atts);
+        }
+        self.atts = Some(atts);
+        if self.state == State::Eof {
+            return true;
+        }
+        if tag.empty {
+            self.skip(2);
+            if !self.disable_sax {
+                self.emit_end(sink, &name);
+            }
+            self.recycle_name(name);
+            if self.state == State::Eof {
+                return true;
+            }
+            self.state = if self.names.is_empty() {
+                State::Epilog
+            } else {
+                State::Content
+            };
+        } else {
+            self.next1();
+            self.names.push(OpenTag {
+                name,
+                prefix: None,
+                uri: None,
+                ns_count: 0,
+                line,
+            });
+            self.state = State::Content;
+        }
+        self.progressive = Progressive::On;
+        true
     }
 
     /// `xmlParseStartTag` (SAX1): returns the element name. `name_len`, if
@@ -948,16 +1025,7 @@ impl Core {
         if self.in_subset != 0 {
             return None;
         }
-        let rest = &self.buf[self.cur..];
-        let (len, value) = match rest.get(1..4)? {
-            b"lt;" => (4, b'<'),
-            b"gt;" => (4, b'>'),
-            b"amp" if rest.get(4) == Some(&b';') => (5, b'&'),
-            b"apo" if rest.get(4..6) == Some(b"s;") => (6, b'\''),
-            b"quo" if rest.get(4..6) == Some(b"t;") => (6, b'"'),
-            _ => return None,
-        };
-        Some((len, value))
+        predefined_at(&self.buf[self.cur..])
     }
 
     /// The entity part of `xmlParseAttValueComplex` (replaceEntities on).
@@ -1051,6 +1119,9 @@ impl Core {
     /// done) for any other.
     #[inline]
     fn bare_end_tag(&mut self, sink: &mut impl Sax) -> bool {
+        if general_only() {
+            return false;
+        }
         let Some(tag) = self.names.last() else {
             return false;
         };
@@ -1998,6 +2069,203 @@ impl Core {
         self.last_level = super::Level::Fatal;
         self.disable_sax = true;
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests that compare the one-step tag paths with the general
+    /// ones they stand in for.
+    pub(super) static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the one-step tag paths are off (only ever, in tests).
+#[inline(always)]
+fn general_only() -> bool {
+    #[cfg(test)]
+    return GENERAL_ONLY.get();
+    #[cfg(not(test))]
+    false
+}
+
+/// A start tag's attributes that [`scan_plain_attributes`] took, and
+/// where the tag ends.
+struct PlainTag {
+    /// The `>` or the `/` of `/>`.
+    end: usize,
+    /// Whether the tag ends with `/>`.
+    empty: bool,
+    /// The newlines among the blanks.
+    lines: u64,
+    /// The column of `end`.
+    col: u64,
+    /// What the references add to the parser's entity count.
+    entity_count: u64,
+}
+
+/// The attributes of a SAX1 start tag from `i`, just after its name, if
+/// libxml2 parses them without an error and with no text changed but for
+/// references to the five predefined entities: blanks and
+/// `name="value"` (or `'value'`) pairs, each name ASCII name characters
+/// followed directly by `=`, each value characters that read as
+/// themselves (no tab, line feed or carriage return, which become spaces)
+/// and those references, no name twice, and the tag closed by `>` or `/>`
+/// within `buf`. `col` is the column at `i`. `None` for anything else;
+/// `atts` then holds part of the attributes.
+#[inline]
+fn scan_plain_attributes(
+    buf: &[u8],
+    mut i: usize,
+    mut col: u64,
+    utf8: bool,
+    atts: &mut Attributes,
+) -> Option<PlainTag> {
+    let at = |i: usize| buf.get(i).copied().unwrap_or(0);
+    let mut lines = 0;
+    let mut entity_count = 0;
+    loop {
+        let blanks = i;
+        while is_blank(at(i)) {
+            if at(i) == b'\n' {
+                lines += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+            i += 1;
+        }
+        match at(i) {
+            b'>' => {
+                return Some(PlainTag {
+                    end: i,
+                    empty: false,
+                    lines,
+                    col,
+                    entity_count,
+                });
+            }
+            b'/' if at(i + 1) == b'>' => {
+                return Some(PlainTag {
+                    end: i,
+                    empty: true,
+                    lines,
+                    col,
+                    entity_count,
+                });
+            }
+            _ => {}
+        }
+        if i == blanks || !is_ascii_name_start(at(i)) {
+            return None;
+        }
+        let name_start = i;
+        i += 1;
+        while is_ascii_name_char(at(i)) {
+            i += 1;
+        }
+        let name_end = i;
+        if at(i) != b'=' || name_end - name_start > MAX_NAME_LENGTH {
+            return None;
+        }
+        col += (name_end - name_start) as u64 + 1;
+        let (value, after) = scan_plain_value(
+            buf,
+            i + 1,
+            &mut col,
+            &mut entity_count,
+            utf8,
+            &mut atts.bytes,
+        )?;
+        i = after;
+        let name = Piece::Input(name_start, name_end);
+        if atts.contains_name(buf, name) {
+            return None;
+        }
+        atts.spans.push((name, value));
+    }
+}
+
+/// The quoted value at `buf[i]` for [`scan_plain_attributes`]: the value
+/// (in `bytes` once it holds a reference) and where it ends, past the
+/// closing quote; `col` and `entity_count` moved on as the general path
+/// moves them.
+#[inline(always)]
+fn scan_plain_value(
+    buf: &[u8],
+    mut i: usize,
+    col: &mut u64,
+    entity_count: &mut u64,
+    utf8: bool,
+    bytes: &mut Vec<u8>,
+) -> Option<(Piece, usize)> {
+    let at = |i: usize| buf.get(i).copied().unwrap_or(0);
+    let quote = at(i);
+    let table = match quote {
+        b'"' => &PLAIN_DQ_VALUE,
+        b'\'' => &PLAIN_SQ_VALUE,
+        _ => return None,
+    };
+    i += 1;
+    *col += 1;
+    let start = i;
+    // once a reference is met, the value is built in `bytes` from `own`;
+    // the input from `copied` on is not there yet
+    let mut own = None;
+    let mut copied = i;
+    loop {
+        let run = plain_prefix(&buf[i..], table, quote);
+        i += run;
+        *col += run as u64;
+        match at(i) {
+            b if b == quote => break,
+            b'&' => {
+                let (len, value) = predefined_at(&buf[i..])?;
+                own.get_or_insert(bytes.len());
+                bytes.extend_from_slice(&buf[copied..i]);
+                bytes.push(value);
+                i += len;
+                *col += len as u64;
+                copied = i;
+                // what the general path counts for one
+                *entity_count += 2;
+            }
+            b if b >= 0x80 && utf8 => {
+                let len = plain_multibyte_len(buf, i);
+                if len == 0 {
+                    return None;
+                }
+                i += len;
+                *col += 1;
+            }
+            _ => return None,
+        }
+    }
+    if i - start > MAX_TEXT_LENGTH {
+        return None;
+    }
+    let value = match own {
+        None => Piece::Input(start, i),
+        Some(s) => {
+            bytes.extend_from_slice(&buf[copied..i]);
+            Piece::Own(s, bytes.len())
+        }
+    };
+    *col += 1;
+    Some((value, i + 1))
+}
+
+/// `&lt;`, `&gt;`, `&amp;`, `&apos;` or `&quot;` at the start of `s`: its
+/// length and the character it stands for.
+#[inline]
+fn predefined_at(s: &[u8]) -> Option<(usize, u8)> {
+    let (len, value) = match s.get(1..4)? {
+        b"lt;" => (4, b'<'),
+        b"gt;" => (4, b'>'),
+        b"amp" if s.get(4) == Some(&b';') => (5, b'&'),
+        b"apo" if s.get(4..6) == Some(b"s;") => (6, b'\''),
+        b"quo" if s.get(4..6) == Some(b"t;") => (6, b'"'),
+        _ => return None,
+    };
+    Some((len, value))
 }
 
 /// What [`Core::bare_start_tag`] did.

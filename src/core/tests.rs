@@ -574,3 +574,172 @@ fn gt_scan_steps_agree_with_quick_xml() {
         }
     }
 }
+
+/// Every event as the core reports it, attributes as listed.
+struct Events(Vec<String>);
+
+impl Sax for Events {
+    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+        let mut l = format!("start {}", q(name));
+        for (k, v) in attributes {
+            write!(l, " {}={}", q(k), q(v)).unwrap();
+        }
+        self.0.push(l);
+    }
+    fn end_element(&mut self, name: &[u8]) {
+        self.0.push(format!("end {}", q(name)));
+    }
+    fn character_data(&mut self, data: &[u8]) {
+        self.0.push(format!("cdata {}", q(data)));
+    }
+    fn processing_instruction(&mut self, target: &[u8], _: Option<&[u8]>) {
+        self.0.push(format!("pi {}", q(target)));
+    }
+    fn default(&mut self, data: &[u8]) {
+        self.0.push(format!("default {}", q(data)));
+    }
+    fn unparsed_entity_decl(
+        &mut self,
+        _: &[u8],
+        _: Option<&[u8]>,
+        _: Option<&[u8]>,
+        _: Option<&[u8]>,
+    ) {
+    }
+    fn notation_decl(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) {}
+    fn external_entity_ref(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) -> bool {
+        true
+    }
+    fn start_namespace_decl(&mut self, _: Option<&[u8]>, _: &[u8]) {}
+}
+
+/// The events, and the parser's state after each piece, of `doc` split at
+/// `split` (0: one piece), with the one-step tag paths on or off.
+fn events_and_states(doc: &[u8], split: usize, installed: Installed, general: bool) -> Vec<String> {
+    super::content::GENERAL_ONLY.set(general);
+    let mut core = Core::new(None);
+    let mut events = Events(Vec::new());
+    let mut out = Vec::new();
+    let pieces: Vec<&[u8]> = if split == 0 {
+        vec![doc]
+    } else {
+        vec![&doc[..split], &doc[split..]]
+    };
+    let last = pieces.len() - 1;
+    for (k, piece) in pieces.into_iter().enumerate() {
+        let ok = core.parse(&mut events, installed, piece, k == last);
+        out.append(&mut events.0);
+        out.push(format!(
+            "ok {ok} error {} at {}:{} byte {} entities {} state {:?}",
+            core.error_code(),
+            core.line(),
+            core.column(),
+            core.byte_index(),
+            core.nb_entities,
+            core.state,
+        ));
+    }
+    super::content::GENERAL_ONLY.set(false);
+    out
+}
+
+/// The one-step paths for start and end tags (`<name>`, `</name>`, and
+/// start tags whose attributes are all plain) give what the general path
+/// gives, event for event, with the same positions, error and entity
+/// count, on start tags built from pieces near and past the edges of what
+/// they take. Sampled here; `.ci/run` runs many more in release.
+#[test]
+fn one_step_tags_agree_with_the_general_path() {
+    one_step_tags_agree(if cfg!(debug_assertions) {
+        4_000
+    } else {
+        100_000
+    });
+}
+
+fn one_step_tags_agree(cases: u64) {
+    const BLANKS: &[&str] = &["", " ", "  ", "\n", "\t", "\r\n", " \n "];
+    const NAMES: &[&str] = &[
+        "b", "c", "b", "bc", "x:y", "_1", "1", "\u{e9}", "b\u{e9}", "-",
+    ];
+    const EQUALS: &[&str] = &["=", "=", "=", " =", "= ", ""];
+    const VALUES: &[&str] = &[
+        "\"v\"",
+        "'v'",
+        "\"\"",
+        "''",
+        "\"a&amp;b\"",
+        "'&lt;&gt;&apos;&quot;'",
+        "\"&amp\"",
+        "\"&#38;\"",
+        "\"&e;\"",
+        "\"&f;\"",
+        "\"\u{e9}t\u{e9}\"",
+        "\"\u{10000}\"",
+        "\"\u{fffe}\"",
+        "\"\u{d7ff}&amp;\u{e000}\"",
+        "\"a\tb\"",
+        "\"a\nb\"",
+        "\"a\rb\"",
+        "\"<\"",
+        "\"a'b\"",
+        "'a\"b'",
+        "\"a>b\"",
+        "\"x",
+        "v",
+        "\"\x7f\"",
+        "\"\x01\"",
+    ];
+    const ENDS: &[&str] = &[">", "/>", " >", " />", "", "/", "\n/>", ">x", "/ >"];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let all = Installed {
+        element: true,
+        character_data: true,
+        default: true,
+        ..Installed::default()
+    };
+    let default_only = Installed {
+        default: true,
+        ..Installed::default()
+    };
+    for _ in 0..cases {
+        let mut tag = String::from("<a");
+        for _ in 0..next(5) {
+            tag.push_str(BLANKS[next(BLANKS.len())]);
+            tag.push_str(NAMES[next(NAMES.len())]);
+            tag.push_str(EQUALS[next(EQUALS.len())]);
+            tag.push_str(VALUES[next(VALUES.len())]);
+        }
+        tag.push_str(ENDS[next(ENDS.len())]);
+        let prolog = if next(4) == 0 {
+            "<!DOCTYPE r [<!ENTITY e 'E\tV'>]>"
+        } else {
+            ""
+        };
+        let body = match next(3) {
+            0 => format!("{prolog}<r>{tag}</a></r>"),
+            1 => format!("{prolog}<r>\n{tag}t</r>"),
+            _ => format!("{prolog}{tag}"),
+        };
+        let doc = body.as_bytes();
+        let split = next(doc.len() + 1);
+        let installed = if next(4) == 0 { default_only } else { all };
+        let fast = events_and_states(doc, split, installed, false);
+        let general = events_and_states(doc, split, installed, true);
+        assert_eq!(fast, general, "{body:?} split at {split}");
+    }
+}
+
+/// [`one_step_tags_agree_with_the_general_path`] on many more tags: run
+/// by `.ci/run` in release.
+#[test]
+#[ignore = "long; run in release by .ci/run"]
+fn one_step_tags_agree_with_the_general_path_at_length() {
+    one_step_tags_agree(4_000_000);
+}
