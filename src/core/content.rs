@@ -2115,126 +2115,168 @@ struct PlainTag {
 fn scan_plain_attributes(
     buf: &[u8],
     mut i: usize,
-    mut col: u64,
+    col: u64,
     utf8: bool,
     atts: &mut Attributes,
 ) -> Option<PlainTag> {
     let at = |i: usize| buf.get(i).copied().unwrap_or(0);
+    // The column is worked out at the end: `line_col` at `line_start`, one
+    // more for each byte after it but for the `narrow` bytes (the
+    // continuation bytes of multi-byte characters), which take none.
+    let (mut line_col, mut line_start, mut narrow) = (col, i, 0);
     let mut lines = 0;
     let mut entity_count = 0;
     loop {
         let blanks = i;
-        while is_blank(at(i)) {
-            if at(i) == b'\n' {
-                lines += 1;
-                col = 1;
-            } else {
-                col += 1;
-            }
+        // mostly one space
+        if at(i) == b' ' && !is_blank(at(i + 1)) {
             i += 1;
         }
+        loop {
+            match at(i) {
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    i += 1;
+                    lines += 1;
+                    (line_col, line_start, narrow) = (1, i, 0);
+                }
+                _ => break,
+            }
+        }
+        let end = |empty| {
+            let col = line_col + (i - line_start) as u64 - narrow;
+            Some(PlainTag {
+                end: i,
+                empty,
+                lines,
+                col,
+                entity_count,
+            })
+        };
         match at(i) {
-            b'>' => {
-                return Some(PlainTag {
-                    end: i,
-                    empty: false,
-                    lines,
-                    col,
-                    entity_count,
-                });
-            }
-            b'/' if at(i + 1) == b'>' => {
-                return Some(PlainTag {
-                    end: i,
-                    empty: true,
-                    lines,
-                    col,
-                    entity_count,
-                });
-            }
+            b'>' => return end(false),
+            b'/' if at(i + 1) == b'>' => return end(true),
             _ => {}
         }
         if i == blanks || !is_ascii_name_start(at(i)) {
             return None;
         }
         let name_start = i;
-        i += 1;
-        while is_ascii_name_char(at(i)) {
-            i += 1;
-        }
+        i = ascii_name_end(buf, i + 1);
         let name_end = i;
         if at(i) != b'=' || name_end - name_start > MAX_NAME_LENGTH {
             return None;
         }
-        col += (name_end - name_start) as u64 + 1;
-        let (value, after) = scan_plain_value(
-            buf,
-            i + 1,
-            &mut col,
-            &mut entity_count,
-            utf8,
-            &mut atts.bytes,
-        )?;
-        i = after;
+        let value = match at(i + 1) {
+            b'"' => scan_plain_value::<b'"'>(buf, i + 2, utf8, &mut atts.bytes)?,
+            b'\'' => scan_plain_value::<b'\''>(buf, i + 2, utf8, &mut atts.bytes)?,
+            _ => return None,
+        };
+        i = value.end + 1;
+        narrow += value.narrow;
+        entity_count += value.entity_count;
         let name = Piece::Input(name_start, name_end);
         if atts.contains_name(buf, name) {
             return None;
         }
-        atts.spans.push((name, value));
+        atts.spans.push((name, value.piece));
     }
 }
 
-/// The quoted value at `buf[i]` for [`scan_plain_attributes`]: the value
-/// (in `bytes` once it holds a reference) and where it ends, past the
-/// closing quote; `col` and `entity_count` moved on as the general path
-/// moves them.
+/// Where the run of [`is_ascii_name_char`] bytes from `buf[i]` ends,
+/// eight bytes at a time.
 #[inline(always)]
-fn scan_plain_value(
+fn ascii_name_end(buf: &[u8], mut i: usize) -> usize {
+    while let Some(word) = buf.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let other = not_ascii_name_chars(u64::from_le_bytes(word));
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + buf[i..]
+        .iter()
+        .position(|&b| !is_ascii_name_char(b))
+        .unwrap_or(buf.len() - i)
+}
+
+/// 0x80 in each byte of `x` that is not an [`is_ascii_name_char`] (and
+/// nothing else): ASCII letters, digits, `_`, `-`, `:` and `.`.
+#[inline(always)]
+fn not_ascii_name_chars(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low = x & !HIGH;
+    // 0x80 in the bytes of `v` (all below 0x80) from `lo` to `hi`: adding
+    // sets the top bit of a byte at `lo` and up, or past `hi`, with no
+    // carry out of the byte
+    let within = |v: u64, lo: u8, hi: u8| {
+        (v + ONES * u64::from(0x80 - lo)) & !(v + ONES * u64::from(0x7F - hi))
+    };
+    let name = within(low | (ONES * 0x20), b'a', b'z')
+        | within(low, b'0', b':')
+        | within(low, b'-', b'.')
+        | within(low, b'_', b'_');
+    !(name & !x) & HIGH
+}
+
+/// A value [`scan_plain_value`] took.
+struct PlainValue {
+    piece: Piece,
+    /// The closing quote.
+    end: usize,
+    /// Its continuation bytes of multi-byte characters.
+    narrow: u64,
+    /// What its references add to the parser's entity count.
+    entity_count: u64,
+}
+
+/// The value from `buf[i]`, just after its opening `QUOTE`, for
+/// [`scan_plain_attributes`]: in the input, or in `bytes` once it holds a
+/// reference.
+#[inline(always)]
+fn scan_plain_value<const QUOTE: u8>(
     buf: &[u8],
     mut i: usize,
-    col: &mut u64,
-    entity_count: &mut u64,
     utf8: bool,
     bytes: &mut Vec<u8>,
-) -> Option<(Piece, usize)> {
-    let at = |i: usize| buf.get(i).copied().unwrap_or(0);
-    let quote = at(i);
-    let table = match quote {
-        b'"' => &PLAIN_DQ_VALUE,
-        b'\'' => &PLAIN_SQ_VALUE,
-        _ => return None,
+) -> Option<PlainValue> {
+    let table = if QUOTE == b'"' {
+        &PLAIN_DQ_VALUE
+    } else {
+        &PLAIN_SQ_VALUE
     };
-    i += 1;
-    *col += 1;
     let start = i;
+    let mut narrow = 0;
+    let mut entity_count = 0;
     // once a reference is met, the value is built in `bytes` from `own`;
     // the input from `copied` on is not there yet
     let mut own = None;
     let mut copied = i;
     loop {
-        let run = plain_prefix(&buf[i..], table, quote);
-        i += run;
-        *col += run as u64;
-        match at(i) {
-            b if b == quote => break,
-            b'&' => {
+        i += plain_prefix(buf.get(i..)?, table, QUOTE);
+        match buf.get(i).copied() {
+            Some(b) if b == QUOTE => break,
+            Some(b'&') => {
                 let (len, value) = predefined_at(&buf[i..])?;
                 own.get_or_insert(bytes.len());
                 bytes.extend_from_slice(&buf[copied..i]);
                 bytes.push(value);
                 i += len;
-                *col += len as u64;
                 copied = i;
                 // what the general path counts for one
-                *entity_count += 2;
+                entity_count += 2;
             }
-            b if b >= 0x80 && utf8 => {
+            Some(0x80..) if utf8 => {
                 let len = plain_multibyte_len(buf, i);
                 if len == 0 {
                     return None;
                 }
                 i += len;
-                *col += 1;
+                narrow += len as u64 - 1;
             }
             _ => return None,
         }
@@ -2242,15 +2284,19 @@ fn scan_plain_value(
     if i - start > MAX_TEXT_LENGTH {
         return None;
     }
-    let value = match own {
+    let piece = match own {
         None => Piece::Input(start, i),
         Some(s) => {
             bytes.extend_from_slice(&buf[copied..i]);
             Piece::Own(s, bytes.len())
         }
     };
-    *col += 1;
-    Some((value, i + 1))
+    Some(PlainValue {
+        piece,
+        end: i,
+        narrow,
+        entity_count,
+    })
 }
 
 /// `&lt;`, `&gt;`, `&amp;`, `&apos;` or `&quot;` at the start of `s`: its
@@ -2621,7 +2667,41 @@ impl Sax for NoSink {
 
 #[cfg(test)]
 mod plain_prefix_tests {
-    use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, PLAIN_TEXT, plain_prefix};
+    use super::super::chars::is_ascii_name_char;
+    use super::{
+        PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, PLAIN_TEXT, ascii_name_end, not_ascii_name_chars,
+        plain_prefix,
+    };
+
+    /// The word test of name characters agrees with the table for every
+    /// byte in every place, beside every other byte.
+    #[test]
+    fn name_words_agree_with_the_table() {
+        for b in 0..=255u8 {
+            for other in 0..=255u8 {
+                for at in 0..8 {
+                    let mut word = [other; 8];
+                    word[at] = b;
+                    let got = not_ascii_name_chars(u64::from_le_bytes(word)).to_le_bytes();
+                    for (k, &byte) in word.iter().enumerate() {
+                        let want = if is_ascii_name_char(byte) { 0 } else { 0x80 };
+                        assert_eq!(got[k], want, "{word:02x?}");
+                    }
+                }
+            }
+        }
+        let s = b"abc-._:09Zz\xc3\xa9 x";
+        for start in 0..s.len() {
+            for end in start..=s.len() {
+                let want = start
+                    + s[start..end]
+                        .iter()
+                        .position(|&b| !is_ascii_name_char(b))
+                        .unwrap_or(end - start);
+                assert_eq!(ascii_name_end(&s[..end], start), want);
+            }
+        }
+    }
 
     #[test]
     fn words_agree_with_the_tables() {

@@ -369,14 +369,23 @@ impl Attributes {
 
     /// Whether `name` is one of the names so far; if not, it is counted as
     /// seen (the caller adds it).
+    #[inline]
     fn contains_name(&mut self, input: &[u8], name: Piece) -> bool {
-        let name_bytes = name.get(input, &self.bytes);
         if self.spans.len() < content::MANY_ATTRIBUTES {
-            let bit = name_class(name_bytes);
+            let bit = name_class(name.get(input, &self.bytes));
             if self.seen & bit == 0 {
                 self.seen |= bit;
                 return false;
             }
+        }
+        self.contains_name_slow(input, name)
+    }
+
+    /// [`contains_name`](Self::contains_name) past its class check.
+    #[inline(never)]
+    fn contains_name_slow(&mut self, input: &[u8], name: Piece) -> bool {
+        let name_bytes = name.get(input, &self.bytes);
+        if self.spans.len() < content::MANY_ATTRIBUTES {
             return self
                 .spans
                 .iter()
@@ -423,6 +432,7 @@ fn start_with_list<const N: usize>(
 }
 
 /// The bit of [`Attributes::seen`] for a name.
+#[inline]
 fn name_class(name: &[u8]) -> u64 {
     let (first, last) = match name {
         [] => (0, 0),
