@@ -2162,7 +2162,10 @@ fn scan_plain_attributes(
             return None;
         }
         let name_start = i;
-        i = ascii_name_end(buf, i + 1);
+        i += 1 + buf[i + 1..]
+            .iter()
+            .position(|&b| !is_ascii_name_char(b))
+            .unwrap_or(buf.len() - i - 1);
         let name_end = i;
         if at(i) != b'=' || name_end - name_start > MAX_NAME_LENGTH {
             return None;
@@ -2181,46 +2184,6 @@ fn scan_plain_attributes(
         }
         atts.spans.push((name, value.piece));
     }
-}
-
-/// Where the run of [`is_ascii_name_char`] bytes from `buf[i]` ends,
-/// eight bytes at a time.
-#[inline(always)]
-fn ascii_name_end(buf: &[u8], mut i: usize) -> usize {
-    while let Some(word) = buf.get(i..i + 8) {
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let other = not_ascii_name_chars(u64::from_le_bytes(word));
-        if other != 0 {
-            return i + (other.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i + buf[i..]
-        .iter()
-        .position(|&b| !is_ascii_name_char(b))
-        .unwrap_or(buf.len() - i)
-}
-
-/// 0x80 in each byte of `x` that is not an [`is_ascii_name_char`] (and
-/// nothing else): ASCII letters, digits, `_`, `-`, `:` and `.`.
-#[inline(always)]
-fn not_ascii_name_chars(x: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let low = x & !HIGH;
-    // 0x80 in the bytes of `v` (all below 0x80) from `lo` to `hi`: adding
-    // sets the top bit of a byte at `lo` and up, or past `hi`, with no
-    // carry out of the byte
-    let within = |v: u64, lo: u8, hi: u8| {
-        (v + ONES * u64::from(0x80 - lo)) & !(v + ONES * u64::from(0x7F - hi))
-    };
-    let name = within(low | (ONES * 0x20), b'a', b'z')
-        | within(low, b'0', b':')
-        | within(low, b'-', b'.')
-        | within(low, b'_', b'_');
-    !(name & !x) & HIGH
 }
 
 /// A value [`scan_plain_value`] took.
@@ -2667,41 +2630,7 @@ impl Sax for NoSink {
 
 #[cfg(test)]
 mod plain_prefix_tests {
-    use super::super::chars::is_ascii_name_char;
-    use super::{
-        PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, PLAIN_TEXT, ascii_name_end, not_ascii_name_chars,
-        plain_prefix,
-    };
-
-    /// The word test of name characters agrees with the table for every
-    /// byte in every place, beside every other byte.
-    #[test]
-    fn name_words_agree_with_the_table() {
-        for b in 0..=255u8 {
-            for other in 0..=255u8 {
-                for at in 0..8 {
-                    let mut word = [other; 8];
-                    word[at] = b;
-                    let got = not_ascii_name_chars(u64::from_le_bytes(word)).to_le_bytes();
-                    for (k, &byte) in word.iter().enumerate() {
-                        let want = if is_ascii_name_char(byte) { 0 } else { 0x80 };
-                        assert_eq!(got[k], want, "{word:02x?}");
-                    }
-                }
-            }
-        }
-        let s = b"abc-._:09Zz\xc3\xa9 x";
-        for start in 0..s.len() {
-            for end in start..=s.len() {
-                let want = start
-                    + s[start..end]
-                        .iter()
-                        .position(|&b| !is_ascii_name_char(b))
-                        .unwrap_or(end - start);
-                assert_eq!(ascii_name_end(&s[..end], start), want);
-            }
-        }
-    }
+    use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, PLAIN_TEXT, plain_prefix};
 
     #[test]
     fn words_agree_with_the_tables() {
