@@ -2079,7 +2079,7 @@ thread_local! {
 }
 
 /// Whether the one-step tag paths are off (only ever, in tests).
-#[inline(always)]
+#[inline]
 fn general_only() -> bool {
     #[cfg(test)]
     return GENERAL_ONLY.get();

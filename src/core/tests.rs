@@ -696,7 +696,7 @@ fn one_step_tags_agree(cases: u64) {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        (seed % n as u64) as usize
+        usize::try_from(seed % n as u64).expect("below n")
     };
     let all = Installed {
         element: true,

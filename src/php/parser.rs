@@ -528,6 +528,7 @@ impl Parser {
         result
     }
 
+    #[inline(always)]
     fn run<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -542,6 +543,7 @@ impl Parser {
 
     /// Runs `feed` (normally the core) with the Sax sink that plays
     /// `ext/xml/xml.c` for `handler` and, if given, the struct builder.
+    #[inline(always)]
     fn drive<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
