@@ -321,7 +321,7 @@ impl Core {
         }
         let mut name = self.name_pool.pop().unwrap_or_default();
         name.clear();
-        append_short(&mut name, &s[1..=len]);
+        append_short(&mut name, &s[1..][..len]);
         self.cur += len + 2;
         self.col += len as u64 + 2;
         if !self.disable_sax {
@@ -418,7 +418,7 @@ impl Core {
         let mut name = self.name_pool.pop().unwrap_or_default();
         name.clear();
         if name_len > 0 {
-            name.extend_from_slice(&self.buf[self.cur + 1..=self.cur + name_len]);
+            name.extend_from_slice(&self.buf[self.cur + 1..self.cur + 1 + name_len]);
             self.cur += 1 + name_len;
             self.col += 1 + name_len as u64;
         } else {

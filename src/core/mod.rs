@@ -521,6 +521,7 @@ impl Core {
 
     /// What [`idle_byte`](Self::idle_byte) may assume until the next
     /// `parse`: only a call of the push loop changes it.
+    #[inline]
     fn idle_mode(&self) -> Idle {
         if self.error_code != 0
             || self.state == State::Eof
@@ -714,6 +715,7 @@ impl Core {
 
     /// The `idle_limit` field: in markup any such byte waits, in text
     /// those that [`content_idle_until`](Self::content_idle_until) allows.
+    #[inline]
     fn idle_limit(&self) -> usize {
         match self.idle {
             Idle::Markup => 10_000_000,
@@ -729,6 +731,7 @@ impl Core {
     /// cursor is known. With no text pending, the bound is the one of a
     /// text: a first byte `<` or `&` is in [`IDLE_SPECIAL`], and the
     /// closer look sets the bound again from it.
+    #[inline]
     fn content_idle_until(&self) -> usize {
         let starts_text = self
             .buf
@@ -849,6 +852,7 @@ impl Core {
     }
 
     /// The end of `xmlParseChunk` for a chunk that is not the last.
+    #[inline]
     fn small_chunk_result(&mut self) -> i32 {
         if self.state == State::Eof {
             return self.error_code;

@@ -528,7 +528,6 @@ impl Parser {
         result
     }
 
-    #[inline(always)]
     fn run<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -543,7 +542,6 @@ impl Parser {
 
     /// Runs `feed` (normally the core) with the Sax sink that plays
     /// `ext/xml/xml.c` for `handler` and, if given, the struct builder.
-    #[inline(always)]
     fn drive<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
