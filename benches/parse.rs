@@ -330,11 +330,12 @@ criterion_group! {
 
 /// With `PHPXML_PROFILE=VARIANT FILE` set, runs one variant once on FILE
 /// and prints its result instead of benchmarking: the run that callgrind
-/// counts for benches/PARSE.md.
+/// counts for benches/PARSE.md. With `PHPXML_REPEAT=RUNS` as well, prints
+/// the fastest of that many runs instead.
 fn profile(spec: &str) {
     let (variant, file) = spec.split_once(' ').expect("PHPXML_PROFILE=VARIANT FILE");
     let data = std::fs::read(file).expect("read the document");
-    let result = match variant {
+    let run = || match variant {
         "struct-utf8" => into_struct(&data, "UTF-8").1 as u64,
         "struct-latin1" => into_struct(&data, "ISO-8859-1").1 as u64,
         "push-all" => push(&data, ALL, None).2.starts,
@@ -347,7 +348,21 @@ fn profile(spec: &str) {
         "expat" => expat::parse(&data, data.len()).1[0],
         _ => panic!("unknown variant {variant}"),
     };
-    println!("{variant} {file}: {result}");
+    if let Ok(runs) = std::env::var("PHPXML_REPEAT") {
+        // the fastest of that many runs: a quick comparison of two builds
+        let runs: u32 = runs.parse().expect("PHPXML_REPEAT=RUNS");
+        let fastest = (0..runs)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                black_box(run());
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or_default();
+        println!("{variant} {file}: fastest of {runs} runs {fastest:?}");
+        return;
+    }
+    println!("{variant} {file}: {}", run());
 }
 
 fn main() {
