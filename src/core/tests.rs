@@ -58,6 +58,16 @@ fn q(b: &[u8]) -> String {
 }
 
 impl Trace {
+    /// A trace of a UTF-8 target without case folding.
+    fn utf8() -> Self {
+        Trace {
+            lines: Vec::new(),
+            pending: None,
+            fold: false,
+            target: TargetEncoding::Utf8,
+            skip: 0,
+        }
+    }
     fn conv(&self, b: &[u8]) -> Vec<u8> {
         xml_utf8_decode(b, self.target)
     }
@@ -395,13 +405,7 @@ fn chunked_equals_one_shot() {
 /// Feeds `doc` one byte at a time; returns the final state.
 fn bytewise(doc: &[u8]) -> (bool, i32) {
     let mut core = Core::new(None);
-    let mut t = Trace {
-        lines: Vec::new(),
-        pending: None,
-        fold: false,
-        target: TargetEncoding::Utf8,
-        skip: 0,
-    };
+    let mut t = Trace::utf8();
     let installed = Installed {
         element: true,
         character_data: true,
@@ -575,50 +579,12 @@ fn gt_scan_steps_agree_with_quick_xml() {
     }
 }
 
-/// Every event as the core reports it, attributes as listed.
-struct Events(Vec<String>);
-
-impl Sax for Events {
-    fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
-        let mut l = format!("start {}", q(name));
-        for (k, v) in attributes {
-            write!(l, " {}={}", q(k), q(v)).unwrap();
-        }
-        self.0.push(l);
-    }
-    fn end_element(&mut self, name: &[u8]) {
-        self.0.push(format!("end {}", q(name)));
-    }
-    fn character_data(&mut self, data: &[u8]) {
-        self.0.push(format!("cdata {}", q(data)));
-    }
-    fn processing_instruction(&mut self, target: &[u8], _: Option<&[u8]>) {
-        self.0.push(format!("pi {}", q(target)));
-    }
-    fn default(&mut self, data: &[u8]) {
-        self.0.push(format!("default {}", q(data)));
-    }
-    fn unparsed_entity_decl(
-        &mut self,
-        _: &[u8],
-        _: Option<&[u8]>,
-        _: Option<&[u8]>,
-        _: Option<&[u8]>,
-    ) {
-    }
-    fn notation_decl(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) {}
-    fn external_entity_ref(&mut self, _: &[u8], _: Option<&[u8]>, _: Option<&[u8]>) -> bool {
-        true
-    }
-    fn start_namespace_decl(&mut self, _: Option<&[u8]>, _: &[u8]) {}
-}
-
 /// The events, and the parser's state after each piece, of `doc` split at
 /// `split` (0: one piece), with the one-step tag paths on or off.
 fn events_and_states(doc: &[u8], split: usize, installed: Installed, general: bool) -> Vec<String> {
     super::content::GENERAL_ONLY.set(general);
     let mut core = Core::new(None);
-    let mut events = Events(Vec::new());
+    let mut events = Trace::utf8();
     let mut out = Vec::new();
     let pieces: Vec<&[u8]> = if split == 0 {
         vec![doc]
@@ -628,7 +594,8 @@ fn events_and_states(doc: &[u8], split: usize, installed: Installed, general: bo
     let last = pieces.len() - 1;
     for (k, piece) in pieces.into_iter().enumerate() {
         let ok = core.parse(&mut events, installed, piece, k == last);
-        out.append(&mut events.0);
+        events.flush();
+        out.append(&mut events.lines);
         out.push(format!(
             "ok {ok} error {} at {}:{} byte {} entities {} state {:?}",
             core.error_code(),
