@@ -358,6 +358,8 @@ impl Core {
             self.atts = Some(atts);
             return false;
         };
+        #[cfg(test)]
+        PLAIN_TAGS.set(PLAIN_TAGS.get() + 1);
         let line = self.line;
         let mut name = self.name_pool.pop().unwrap_or_default();
         name.clear();
@@ -2076,6 +2078,9 @@ thread_local! {
     /// Set by tests that compare the one-step tag paths with the general
     /// ones they stand in for.
     pub(super) static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The start tags the one-pass path of `plain_start_tag` took, so that
+    /// tests can tell it was exercised.
+    pub(super) static PLAIN_TAGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether the one-step tag paths are off (only ever, in tests).

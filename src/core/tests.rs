@@ -665,6 +665,7 @@ fn one_step_tags_agree(cases: u64) {
         seed ^= seed << 17;
         usize::try_from(seed % n as u64).expect("below n")
     };
+    let plain_before = super::content::PLAIN_TAGS.get();
     let all = Installed {
         element: true,
         character_data: true,
@@ -701,6 +702,14 @@ fn one_step_tags_agree(cases: u64) {
         let general = events_and_states(doc, split, installed, true);
         assert_eq!(fast, general, "{body:?} split at {split}");
     }
+    // the pieces are chosen so that a good share of the tags is plain: a
+    // one-pass path that stopped taking them would leave nothing compared
+    let plain = super::content::PLAIN_TAGS.get() - plain_before;
+    eprintln!("{cases} tags, {plain} through the one-pass path");
+    assert!(
+        plain * 20 >= cases,
+        "only {plain} of {cases} tags were plain"
+    );
 }
 
 /// [`one_step_tags_agree_with_the_general_path`] on many more tags: run
