@@ -267,7 +267,7 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 // local `#[allow]` with its reason).
 
 #[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
-mod core;
+mod libxml;
 pub mod decode;
 pub mod json;
 mod php;

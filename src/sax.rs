@@ -1,6 +1,6 @@
 //! The seam between the libxml2-compatible parser core and PHP's layer.
 //!
-//! The core ([`crate::core`]) plays the part of libxml2 plus PHP's
+//! The core ([`crate::libxml`]) plays the part of libxml2 plus PHP's
 //! `ext/xml/compat.c`: it tokenizes, checks well-formedness, expands
 //! entities, tracks positions and error codes, and calls a [`Sax`] sink
 //! with UTF-8 bytes. PHP's layer ([`crate::php`]) plays `ext/xml/xml.c`:

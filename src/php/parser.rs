@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::core::Core;
+use crate::libxml::Core;
 use crate::decode::TargetEncoding;
 use crate::php::array::{Key, key_class, key_int};
 use crate::php::errors::{Error, ParseError};
