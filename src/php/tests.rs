@@ -9,11 +9,21 @@
 //!    the same document (where the events are recoverable from the trace).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::php::{Key, Parser};
-use crate::report::{self, Command, Invocation};
+use crate::report;
 use crate::sax::Sax;
+
+#[path = "../../tests/common/corpus.rs"]
+mod corpus;
+// The command line's argument rules, to build parsers from the fixtures'
+// arguments.
+#[allow(dead_code)]
+#[path = "../bin/phpxml/script.rs"]
+mod script;
+
+use script::{Command, Invocation};
 
 /// One Sax call, in UTF-8 as the core delivers it.
 #[derive(Clone, Debug)]
@@ -316,45 +326,21 @@ struct Fixture {
     out: Vec<u8>,
 }
 
-fn fixtures_dir() -> PathBuf {
-    std::env::var_os("PHPXML_FIXTURES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php"),
-        PathBuf::from,
-    )
-}
-
-fn load(dir: &Path, out: &mut Vec<(String, Fixture)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            load(&path, out);
-        } else if path.extension().is_some_and(|e| e == "args") {
-            let (Ok(args), Ok(xml), Ok(o)) = (
-                std::fs::read_to_string(&path),
-                std::fs::read(path.with_extension("xml")),
-                std::fs::read(path.with_extension("out")),
-            ) else {
-                continue;
+/// The corpus's cases, documents read: (script, case).
+fn load() -> Vec<(String, Fixture)> {
+    corpus::cases()
+        .into_iter()
+        .map(|case| {
+            let xml = case.read_xml();
+            let fixture = Fixture {
+                name: case.name,
+                xml,
+                opts: case.opts,
+                out: case.expected,
             };
-            let mut words: Vec<String> = args.split_whitespace().map(str::to_owned).collect();
-            if words.is_empty() {
-                continue;
-            }
-            let sub = words.remove(0);
-            out.push((
-                sub,
-                Fixture {
-                    name: path.display().to_string(),
-                    xml,
-                    opts: words,
-                    out: o,
-                },
-            ));
-        }
-    }
+            (case.script, fixture)
+        })
+        .collect()
 }
 
 /// A quoted string of the trace format, back to bytes; returns the rest.
@@ -438,8 +424,7 @@ fn option_value<'a>(opts: &'a [String], name: &str) -> Option<&'a str> {
 
 #[test]
 fn fixture_traces_replayed_into_structs() {
-    let mut all = Vec::new();
-    load(&fixtures_dir(), &mut all);
+    let all = load();
     let traces: Vec<&Fixture> = all
         .iter()
         .filter(|(sub, f)| {
@@ -500,6 +485,9 @@ fn fixture_traces_replayed_into_structs() {
         }
     }
     eprintln!("{checked} struct fixtures replayed from traces");
+    // 331 today: fewer means the corpus or the trace-to-events matching
+    // lost cases.
+    assert!(checked >= 300, "only {checked} struct fixtures replayed");
     assert!(
         failures.is_empty(),
         "{} of {checked} differ:\n{}",
