@@ -657,3 +657,110 @@ fn external_entity_ref_answers() {
         assert_eq!((parser.line(), parser.column()), (1, column), "{answer:?}");
     }
 }
+
+// ---------------------------------------------------------------------
+// The attribute array: both fast paths against `zend_symtable_update()`.
+
+/// The attribute arrays the start-element handler receives.
+#[derive(Default)]
+struct Attributes(Vec<Vec<(Key, Vec<u8>)>>);
+
+impl crate::Handler for Attributes {
+    fn start_element(&mut self, _name: &[u8], attributes: &[(Key, Vec<u8>)]) {
+        self.0.push(attributes.to_vec());
+    }
+}
+
+mod attribute_arrays {
+    use proptest::prelude::*;
+
+    use super::{Attributes, Ev, play};
+    use crate::php::Key;
+    use crate::php::array::symtable_update;
+
+    /// Names that repeat, numeric strings PHP's symbol table turns into
+    /// integer keys, and near-numeric ones it keeps as strings.
+    fn name() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "a",
+                "b",
+                "A",
+                "ab",
+                "0",
+                "1",
+                "7",
+                "123",
+                "-1",
+                "-0",
+                "00",
+                "01",
+                "+1",
+                " 1",
+                "1a",
+                "-",
+                "",
+                "9223372036854775807",
+                "9223372036854775808",
+                "-9223372036854775808",
+            ])
+            .prop_map(|s| s.as_bytes().to_vec()),
+            "[a-c0-9-]{0,3}".prop_map(String::into_bytes),
+        ]
+    }
+
+    /// Lists of up to 40 attributes (past `MANY_ATTRIBUTES`, where the
+    /// keys are indexed), a few elements in a row (the parser reuses its
+    /// slots and caches from one to the next).
+    fn elements() -> impl Strategy<Value = Vec<Vec<(Vec<u8>, Vec<u8>)>>> {
+        let value = "[x-z]{0,2}".prop_map(String::into_bytes);
+        prop::collection::vec(prop::collection::vec((name(), value), 0..40), 1..5)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn fast_paths_equal_symtable_update(elements in elements()) {
+            let expected: Vec<Vec<(Key, Vec<u8>)>> = elements
+                .iter()
+                .map(|attributes| {
+                    let mut array = Vec::new();
+                    for (name, value) in attributes {
+                        symtable_update(&mut array, name, value.clone());
+                    }
+                    array
+                })
+                .collect();
+            let events: Vec<Ev> = elements
+                .iter()
+                .flat_map(|attributes| {
+                    [
+                        Ev::Start(b"e".to_vec(), attributes.clone()),
+                        Ev::End(b"e".to_vec()),
+                    ]
+                })
+                .collect();
+            let mut parser = crate::Parser::new(None).unwrap();
+            parser.set_case_folding(false);
+
+            // The handlers' array (`attribute_array`).
+            let mut handler = Attributes::default();
+            parser.replay(&mut handler, false, |sax| play(&events, sax));
+            prop_assert_eq!(&handler.0, &expected);
+
+            // xml_parse_into_struct()'s (`Builder::attribute`).
+            let mut parser = crate::Parser::new(None).unwrap();
+            parser.set_case_folding(false);
+            let result = parser
+                .replay(&mut (), true, |sax| play(&events, sax))
+                .unwrap();
+            let got: Vec<Vec<(Key, Vec<u8>)>> = result
+                .values
+                .iter()
+                .map(|entry| entry.attributes.clone().unwrap_or_default())
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
+}
