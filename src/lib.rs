@@ -277,6 +277,10 @@ pub mod report;
 // (`src/bin/phpxml/script.rs`), which name the crate `phpxml`.
 #[cfg(test)]
 extern crate self as phpxml;
+// The fixture corpus's walker, shared with the integration tests.
+#[cfg(test)]
+#[path = "../tests/common/corpus.rs"]
+mod corpus;
 mod sax;
 
 pub use decode::TargetEncoding;

@@ -21,7 +21,7 @@ use common::script::{Command, Invocation};
 use phpxml::report::Trace;
 use phpxml::{Error, Handler, HandlerSet, Key, Parser};
 
-/// The cases that print handler calls (json.php's print json_encode()).
+/// The cases that print handler calls (`json.php`'s print `json_encode()`).
 fn cases() -> Vec<Case> {
     let mut cases = corpus::cases();
     cases.retain(|c| c.script != "json");

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::Core;
+use crate::corpus;
 use crate::decode::{TargetEncoding, xml_utf8_decode};
 use crate::sax::{Attribute, Installed, Sax};
 
@@ -181,9 +182,6 @@ impl Sax for Trace {
         self.emit(l);
     }
 }
-
-#[path = "../../tests/common/corpus.rs"]
-mod corpus;
 
 /// Of the corpus's cases, those whose options `run_fixture` plays (1,012).
 const MIN_CORE_CASES: usize = 1000;

@@ -11,12 +11,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::corpus;
 use crate::php::{Key, Parser};
 use crate::report;
 use crate::sax::Sax;
 
-#[path = "../../tests/common/corpus.rs"]
-mod corpus;
 // The command line's argument rules, to build parsers from the fixtures'
 // arguments.
 #[allow(dead_code)]
