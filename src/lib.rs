@@ -28,7 +28,8 @@
 //! * [`json`] is PHP's `json_encode()` byte for byte: string escaping with
 //!   every `JSON_*` flag, and a small model of PHP values to encode.
 //! * [`report`] prints results exactly as PHP's `var_export()` and the
-//!   reference scripts do (the `phpxml struct` and `phpxml trace` commands).
+//!   reference scripts do (the output of the `phpxml struct` and `phpxml
+//!   trace` commands; their arguments are the command line's own).
 //!
 //! # Examples
 //!
@@ -266,12 +267,20 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 // few more for its SIMD kernels, in `decode/mod.rs`; anything else gets a
 // local `#[allow]` with its reason).
 
-#[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
-mod libxml;
 pub mod decode;
 pub mod json;
+#[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
+mod libxml;
 mod php;
 pub mod report;
+// The unit tests include the command line's argument rules
+// (`src/bin/phpxml/script.rs`), which name the crate `phpxml`.
+#[cfg(test)]
+extern crate self as phpxml;
+// The fixture corpus's walker, shared with the integration tests.
+#[cfg(test)]
+#[path = "../tests/common/corpus.rs"]
+mod corpus;
 mod sax;
 
 pub use decode::TargetEncoding;

@@ -1,335 +1,43 @@
 //! The output of `phpxml struct` and `phpxml trace`, byte for byte what the
 //! PHP reference scripts `struct.php`, `trace.php` and `json.php` print:
 //! PHP 8.2's `var_export()` of the arrays, the trace lines with their
-//! quoting, the `ok` and `result` lines, `json_encode()` of the arrays
-//! (`phpxml struct --format json`), and the scripts' argument rules.
+//! quoting, the `ok` and `result` lines, and `json_encode()` of the arrays
+//! (`phpxml struct --format json`). The scripts' arguments are the command
+//! line's business (`src/bin/phpxml`).
 //!
 //! ```
-//! use phpxml::report::{Command, Invocation, run_bytes};
+//! use phpxml::{Parser, report::struct_output};
 //!
-//! let args = ["--case-folding".to_owned(), "0".to_owned(), "doc.xml".to_owned()];
-//! let invocation = Invocation::parse(Command::Struct, &args).unwrap();
-//! let out = run_bytes(&invocation, b"<a/>").unwrap();
-//! assert!(out.starts_with(b"ok "));
+//! let mut parser = Parser::new(None).unwrap();
+//! let out = struct_output(&mut parser, b"<a/>".to_vec(), true);
+//! assert_eq!(out, b"ok 1\nresult 0 1 5 4 \"No error\"\n");
 //! ```
 
-use std::fmt;
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use crate::decode::{Status, next_utf8_char};
 use crate::json::{JsonError, JsonFlags, Value, struct_to_value};
 pub use crate::php::int_cast;
-use crate::php::{
-    Entry, EntryType, Error, Handler, HandlerSet, Key, OptionValue, Parser, Struct, XmlOption,
-    error_string,
-};
+use crate::php::{Entry, EntryType, Handler, HandlerSet, Key, Parser, Struct, error_string};
 use crate::php::{EntryRef, KeyRef, StructData};
 
-/// Which reference script to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Command {
-    /// `struct.php`: `xml_parse_into_struct()`.
-    Struct,
-    /// `trace.php`: every handler call of `xml_parse()`.
-    Trace,
-    /// `json.php`: `json_encode()` of the arrays of
-    /// `xml_parse_into_struct()` (`phpxml struct --format json`).
-    Json,
+/// What `struct.php` prints for the document `data`, parsed by `parser`
+/// with `xml_parse_into_struct()` (`quiet`: only the `ok` and `result`
+/// lines). The parser takes `data` as its input buffer and keeps the
+/// arrays packed in a few allocations: the fast way to print a large
+/// document, byte for byte what [`write_struct`] prints for
+/// [`Parser::parse_into_struct`]'s result.
+pub fn struct_output(parser: &mut Parser, data: Vec<u8>, quiet: bool) -> Vec<u8> {
+    struct_output_with(parser, data, quiet, Results::Free)
 }
 
-impl Command {
-    /// `"struct"`, `"trace"` or `"json"`: the script's name.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Struct => "struct",
-            Self::Trace => "trace",
-            Self::Json => "json",
-        }
-    }
-}
-
-/// `phpxml struct`'s arguments: `--format php` (the default: `struct.php`)
-/// or `--format json` (`json.php`), wherever it stands, the last one
-/// counting; the other arguments are returned in order.
-///
-/// ```
-/// use phpxml::report::{Command, struct_format};
-///
-/// let args = ["--format", "json", "--json-flags", "128", "a.xml"].map(String::from);
-/// let (command, rest) = struct_format(&args).unwrap();
-/// assert_eq!(command, Command::Json);
-/// assert_eq!(rest, ["--json-flags", "128", "a.xml"]);
-/// ```
-///
-/// # Errors
-///
-/// [`UsageError`] for `--format` without a value or with another value.
-pub fn struct_format(args: &[String]) -> Result<(Command, Vec<String>), UsageError> {
-    let mut command = Command::Struct;
-    let mut rest = Vec::with_capacity(args.len());
-    let mut args = args.iter();
-    while let Some(a) = args.next() {
-        if a == "--format" {
-            command = match args.next().map(String::as_str) {
-                Some("php") => Command::Struct,
-                Some("json") => Command::Json,
-                Some(other) => {
-                    return Err(UsageError(format!("unknown format {other} (php or json)")));
-                }
-                None => return Err(UsageError("--format needs a value".to_owned())),
-            };
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    Ok((command, rest))
-}
-
-/// The arguments of a reference script, parsed by the rules of
-/// `common.php`'s `parse_args()`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Invocation {
-    /// The script.
-    pub command: Command,
-    /// `--encoding ENC`: `xml_parser_create(ENC)`.
-    pub encoding: Option<String>,
-    /// `--ns SEP`: `xml_parser_create_ns(ENC, SEP)`.
-    pub ns: Option<String>,
-    /// The options, in the order given, values already converted as PHP
-    /// converts them (`(int)` except for the target encoding).
-    pub options: Vec<(XmlOption, OptionValue)>,
-    /// `--chunk N` (trace only): `max(1, (int)N)`.
-    pub chunk: Option<u64>,
-    /// The input file.
-    pub file: String,
-    /// `--quiet`: only the `ok` and `result` lines (no effect on
-    /// `json.php`, which takes it and ignores it).
-    pub quiet: bool,
-    /// `--json-flags N` (json only): `(int)N`, of which `json_encode()`
-    /// uses the low 32 bits; 0 when not given.
-    pub json_flags: JsonFlags,
-}
-
-/// Bad arguments: `common.php` prints `error: <message>` and exits 2.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
-impl Invocation {
-    /// Parses `[OPTIONS] FILE` (and `--chunk N` for trace) as `parse_args()`
-    /// does: each option takes the next argument as its value, the first
-    /// argument not starting with `--` is the file, anything else is an
-    /// error.
-    ///
-    /// For json, `json.php`'s own loop runs first: every `--json-flags N`
-    /// pair is taken out wherever it stands (even where another option
-    /// expects its value), the last one counting, `N` converted with
-    /// `(int)`; a `--json-flags` with nothing after it is left for
-    /// `parse_args()`, which refuses it.
-    ///
-    /// ```
-    /// use phpxml::report::{Command, Invocation};
-    /// use phpxml::json::JsonFlags;
-    ///
-    /// let args = ["a.xml", "--json-flags", "128abc", "--quiet"].map(String::from);
-    /// let inv = Invocation::parse(Command::Json, &args).unwrap();
-    /// assert_eq!(inv.json_flags, JsonFlags::PRETTY_PRINT);
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// [`UsageError`] with `parse_args()`'s message.
-    pub fn parse(command: Command, args: &[String]) -> Result<Self, UsageError> {
-        if command == Command::Json {
-            let mut json_flags = JsonFlags::NONE;
-            let mut rest = Vec::with_capacity(args.len());
-            let mut i = 0;
-            while let Some(a) = args.get(i) {
-                match args.get(i + 1) {
-                    Some(v) if a == "--json-flags" => {
-                        // `(int)options` in json_encode(): the low 32 bits.
-                        #[allow(clippy::cast_sign_loss)]
-                        let bits = int_cast(v.as_bytes()) as u32;
-                        json_flags = JsonFlags::from_bits(bits);
-                        i += 2;
-                    }
-                    _ => {
-                        rest.push(a.clone());
-                        i += 1;
-                    }
-                }
-            }
-            let mut inv = Self::parse_script(command, &rest)?;
-            inv.json_flags = json_flags;
-            return Ok(inv);
-        }
-        Self::parse_script(command, args)
-    }
-
-    /// `parse_args()` itself.
-    fn parse_script(command: Command, args: &[String]) -> Result<Self, UsageError> {
-        let mut inv = Self {
-            command,
-            encoding: None,
-            ns: None,
-            options: Vec::new(),
-            chunk: None,
-            file: String::new(),
-            quiet: false,
-            json_flags: JsonFlags::NONE,
-        };
-        let mut file = None;
-        let mut args = args.iter();
-        while let Some(a) = args.next() {
-            let option = match a.as_str() {
-                "--case-folding" => Some(XmlOption::CaseFolding),
-                "--target-encoding" => Some(XmlOption::TargetEncoding),
-                "--skip-white" => Some(XmlOption::SkipWhite),
-                "--skip-tagstart" => Some(XmlOption::SkipTagstart),
-                _ => None,
-            };
-            let takes_value = option.is_some()
-                || a == "--encoding"
-                || a == "--ns"
-                || (a == "--chunk" && command == Command::Trace);
-            if takes_value {
-                let v = args
-                    .next()
-                    .ok_or_else(|| UsageError(format!("{a} needs a value")))?;
-                match (a.as_str(), option) {
-                    ("--encoding", _) => inv.encoding = Some(v.clone()),
-                    ("--ns", _) => inv.ns = Some(v.clone()),
-                    ("--chunk", _) => {
-                        inv.chunk = Some(int_cast(v.as_bytes()).max(1).unsigned_abs());
-                    }
-                    (_, Some(XmlOption::TargetEncoding)) => inv
-                        .options
-                        .push((XmlOption::TargetEncoding, OptionValue::Str(v.clone()))),
-                    (_, Some(o)) => inv
-                        .options
-                        .push((o, OptionValue::Int(int_cast(v.as_bytes())))),
-                    (_, None) => unreachable!("only options take values"),
-                }
-            } else if a == "--quiet" {
-                inv.quiet = true;
-            } else if file.is_none() && !a.starts_with("--") {
-                file = Some(a.clone());
-            } else {
-                return Err(UsageError(format!("unexpected argument {a}")));
-            }
-        }
-        inv.file = file.ok_or_else(|| UsageError("no input file".to_owned()))?;
-        Ok(inv)
-    }
-
-    /// `make_parser()`: creates the parser and applies the options in
-    /// order. A skip tagstart out of range is only a warning in PHP: the
-    /// parser is still made.
-    ///
-    /// # Errors
-    ///
-    /// The `ValueError`s of PHP: an unsupported source or target encoding.
-    /// PHP dies on them, printing nothing on standard output.
-    pub fn make_parser(&self) -> Result<Parser, Error> {
-        let mut parser = match &self.ns {
-            Some(sep) => Parser::new_ns(self.encoding.as_deref(), sep)?,
-            None => Parser::new(self.encoding.as_deref())?,
-        };
-        for (option, value) in &self.options {
-            match parser.set_option(*option, value.clone()) {
-                Ok(()) | Err(Error::SkipTagstartOutOfRange(_)) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(parser)
-    }
-}
-
-/// Why a run printed nothing.
-#[derive(Debug)]
-pub enum RunError {
-    /// Bad arguments (exit status 2).
-    Usage(UsageError),
-    /// The input could not be read (exit status 2, as the scripts do).
-    Io(String),
-    /// PHP threw a `ValueError` creating or configuring the parser.
-    Php(Error),
-    /// `json_encode()` threw a `JsonException`: `JSON_THROW_ON_ERROR`
-    /// without `JSON_PARTIAL_OUTPUT_ON_ERROR`, and the encoding failed.
-    /// PHP stops there (exit status 255).
-    Json(JsonError),
-}
-
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Usage(e) => e.fmt(f),
-            Self::Io(e) => f.write_str(e),
-            Self::Php(e) => e.fmt(f),
-            Self::Json(e) => write!(f, "PHP throws a JsonException: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-impl From<UsageError> for RunError {
-    fn from(e: UsageError) -> Self {
-        Self::Usage(e)
-    }
-}
-
-impl From<Error> for RunError {
-    fn from(e: Error) -> Self {
-        Self::Php(e)
-    }
-}
-
-/// Runs a script on the file of the invocation and returns its standard
-/// output. With `--chunk N` the file is read N bytes at a time.
-///
-/// # Errors
-///
-/// [`RunError::Io`] if the file cannot be read, [`RunError::Php`] where PHP
-/// dies.
-pub fn run(invocation: &Invocation) -> Result<Vec<u8>, RunError> {
-    let mut out = Vec::new();
-    run_with(invocation, &mut out, Results::Free)?;
-    Ok(out)
-}
-
-/// Runs a script on the file of the invocation, writing its standard output
-/// to `out`. `trace --chunk N` reads N bytes at a time and writes lines as
-/// they are made, so memory stays bounded whatever the file's size.
-///
-/// # Errors
-///
-/// [`RunError::Io`] if the file cannot be read or `out` cannot be written,
-/// [`RunError::Php`] where PHP dies (before anything is written).
-pub fn run_to(invocation: &Invocation, out: &mut dyn Write) -> Result<(), RunError> {
-    run_with(invocation, out, Results::Free)
-}
-
-/// [`run_to`] for a process that exits right after printing: the parse
-/// results are left to the operating system instead of being freed one
+/// [`struct_output`] for a process that exits right after printing: the
+/// arrays are left to the operating system instead of being freed one
 /// allocation at a time (for a large document that is millions of calls
 /// to the allocator, a sixth of the run). What the `phpxml` command uses.
-///
-/// # Errors
-///
-/// As [`run_to`].
 #[doc(hidden)]
-pub fn run_before_exit(invocation: &Invocation, out: &mut dyn Write) -> Result<(), RunError> {
-    run_with(invocation, out, Results::Leak)
+pub fn struct_output_before_exit(parser: &mut Parser, data: Vec<u8>, quiet: bool) -> Vec<u8> {
+    struct_output_with(parser, data, quiet, Results::Leak)
 }
 
 /// What becomes of the parse results once printed.
@@ -339,148 +47,20 @@ enum Results {
     Leak,
 }
 
-fn run_with(
-    invocation: &Invocation,
-    out: &mut dyn Write,
-    results: Results,
-) -> Result<(), RunError> {
-    let cannot = |e: io::Error| RunError::Io(format!("cannot read {}: {e}", invocation.file));
-    let mut file = File::open(&invocation.file).map_err(cannot)?;
-    let result = if let (Command::Trace, Some(n)) = (invocation.command, invocation.chunk) {
-        trace_chunked(invocation, &mut file, n, out)?
-    } else {
-        // sized from the file's length: no regrowing copies
-        let size = file.metadata().map_or(0, |m| m.len());
-        let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-        file.read_to_end(&mut data).map_err(cannot)?;
-        if matches!(invocation.command, Command::Json) {
-            // What PHP printed before a JsonException is still printed.
-            let mut printed = Vec::new();
-            let thrown = json_output(invocation, &data, &mut printed)?;
-            out.write_all(&printed).map_err(write_error)?;
-            return thrown.map_err(RunError::Json);
-        }
-        if matches!(invocation.command, Command::Struct) {
-            struct_output(invocation, data, results).map_err(RunError::Php)?
-        } else {
-            let result = run_bytes(invocation, &data);
-            if results == Results::Leak {
-                std::mem::forget(data);
-            }
-            result?
-        }
-    };
-    out.write_all(&result).map_err(write_error)
-}
-
-#[allow(clippy::needless_pass_by_value)] // a `map_err` argument
-fn write_error(e: io::Error) -> RunError {
-    RunError::Io(format!("cannot write output: {e}"))
-}
-
-/// Runs a script on `data` as the file's contents.
-///
-/// # Errors
-///
-/// [`RunError::Php`] where PHP dies on a `ValueError` (an unsupported
-/// encoding), [`RunError::Json`] where `json_encode()` throws (then what
-/// PHP printed before is lost here; [`run_to`] writes it).
-pub fn run_bytes(invocation: &Invocation, data: &[u8]) -> Result<Vec<u8>, RunError> {
-    match (invocation.command, invocation.chunk) {
-        (Command::Struct, _) => Ok(struct_output(invocation, data.to_vec(), Results::Free)?),
-        (Command::Json, _) => {
-            let mut out = Vec::new();
-            json_output(invocation, data, &mut out)?.map_err(RunError::Json)?;
-            Ok(out)
-        }
-        (Command::Trace, Some(n)) => {
-            let mut out = Vec::new();
-            match trace_chunked(invocation, &mut &data[..], n, &mut out) {
-                Ok(rest) => {
-                    out.extend_from_slice(&rest);
-                    Ok(out)
-                }
-                Err(e @ RunError::Php(_)) => Err(e),
-                Err(e) => unreachable!("reading a slice and writing a Vec cannot fail: {e}"),
-            }
-        }
-        (Command::Trace, None) => {
-            let mut parser = invocation.make_parser()?;
-            let mut trace = Trace::for_invocation(invocation);
-            let ok = parser.parse(&mut trace, data, true);
-            Ok(trace.finish(&parser, ok, invocation.quiet))
-        }
-    }
-}
-
-/// `json.php`: the outer error is PHP dying before any output, the inner
-/// one a `JsonException` after what is in `out`.
-fn json_output(
-    invocation: &Invocation,
-    data: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<Result<(), JsonError>, Error> {
-    let mut parser = invocation.make_parser()?;
-    let result = parser.parse_into_struct(data);
-    out.reserve(data.len() * 4 + 64);
-    Ok(write_struct_json(&result, invocation.json_flags, out))
-}
-
-/// `struct.php` on `data`, which the parser takes as its input buffer.
-fn struct_output(
-    invocation: &Invocation,
+fn struct_output_with(
+    parser: &mut Parser,
     data: Vec<u8>,
+    quiet: bool,
     results: Results,
-) -> Result<Vec<u8>, Error> {
-    let mut parser = invocation.make_parser()?;
-    let capacity = if invocation.quiet {
-        256
-    } else {
-        data.len() * 4 + 256
-    };
+) -> Vec<u8> {
+    let capacity = if quiet { 256 } else { data.len() * 4 + 256 };
     let result = parser.parse_into_struct_data(data);
     let mut out = Vec::with_capacity(capacity);
-    write_struct_data(&result, &parser, invocation.quiet, &mut out);
+    write_struct_data(&result, parser, quiet, &mut out);
     if results == Results::Leak {
         std::mem::forget(result);
-        std::mem::forget(parser);
     }
-    Ok(out)
-}
-
-/// `trace.php --chunk N`: pieces of exactly `n` bytes (the last one
-/// shorter) with `is_final = false`, stopping at the first failure, then
-/// `""` with `is_final = true` if none failed. Lines are written to `out`
-/// after each piece; the `ok` and `result` lines are returned.
-fn trace_chunked(
-    invocation: &Invocation,
-    input: &mut dyn Read,
-    n: u64,
-    out: &mut dyn Write,
-) -> Result<Vec<u8>, RunError> {
-    let mut parser = invocation.make_parser()?;
-    let mut trace = Trace::for_invocation(invocation);
-    let mut ok = true;
-    let mut piece = Vec::new();
-    loop {
-        piece.clear();
-        let got = input
-            .take(n)
-            .read_to_end(&mut piece)
-            .map_err(|e| RunError::Io(format!("cannot read {}: {e}", invocation.file)))?;
-        if got == 0 {
-            break;
-        }
-        ok = parser.parse(&mut trace, &piece, false);
-        trace.write_lines(out).map_err(write_error)?;
-        if !ok {
-            break;
-        }
-    }
-    if ok {
-        ok = parser.parse(&mut trace, b"", true);
-    }
-    Ok(trace.finish(&parser, ok, invocation.quiet))
+    out
 }
 
 /// Appends the quoted form of a byte string, as `common.php`'s `q()`:
@@ -949,14 +529,6 @@ impl Trace {
         out.extend_from_slice(if ok { b"ok 1\n" } else { b"ok 0\n" });
         write_result_line(parser, &mut out);
         out
-    }
-
-    fn for_invocation(invocation: &Invocation) -> Self {
-        if invocation.quiet {
-            Self::quiet()
-        } else {
-            Self::new()
-        }
     }
 }
 

@@ -14,53 +14,19 @@
 //!   script feeds the last piece with `is_final = false` and then `""`, so
 //!   only the event lines are compared with PHP there).
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use phpxml::report::{Command, Invocation, Trace};
+use common::corpus::{self, Case};
+use common::script::{Command, Invocation};
+use phpxml::report::Trace;
 use phpxml::{Error, Handler, HandlerSet, Key, Parser};
 
-struct Case {
-    name: String,
-    xml: PathBuf,
-    sub: String,
-    opts: Vec<String>,
-    expected: Vec<u8>,
-}
-
-fn collect(dir: &Path, out: &mut Vec<Case>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "args") {
-            let args = std::fs::read_to_string(&path).unwrap();
-            let mut words = args.split_whitespace().map(str::to_owned);
-            let sub = words.next().unwrap();
-            out.push(Case {
-                name: path.display().to_string(),
-                xml: path.with_extension("xml"),
-                sub,
-                opts: words.collect(),
-                expected: std::fs::read(path.with_extension("out")).unwrap(),
-            });
-        }
-    }
-}
-
+/// The cases that print handler calls (`json.php`'s print `json_encode()`).
 fn cases() -> Vec<Case> {
-    let mut out = Vec::new();
-    collect(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php"),
-        &mut out,
-    );
-    // json.php's cases print json_encode(), not handler calls.
-    out.retain(|c| c.sub != "json");
-    assert!(out.len() > 900, "fixture corpus not found");
-    out
+    let mut cases = corpus::cases();
+    cases.retain(|c| c.script != "json");
+    assert!(cases.len() > 900, "{} handler cases", cases.len());
+    cases
 }
 
 /// The case's options as a trace invocation (struct options are a subset).
@@ -204,7 +170,7 @@ fn reader_prints_php_traces() {
     let mut compared = 0;
     let mut chunked_events = 0;
     let mut failures = Vec::new();
-    for case in cases().iter().filter(|c| c.sub == "trace") {
+    for case in cases().iter().filter(|c| c.script == "trace") {
         let inv = invocation(case);
         if inv.quiet {
             continue;

@@ -12,22 +12,15 @@
 //! from another directory; `PHPXML_FIXTURE=SUBSTRING` runs only matching
 //! cases.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-use phpxml::report::{self, Invocation};
-
-/// One case: its name (`theme/NAME`), arguments and expected output.
-struct Case {
-    name: String,
-    xml: PathBuf,
-    sub: String,
-    opts: Vec<String>,
-    expected: Vec<u8>,
-}
+use common::corpus::{self, Case};
 
 /// What a case gave.
 enum Outcome {
@@ -43,76 +36,19 @@ enum Outcome {
     },
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
-}
-
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("PHPXML_FIXTURES").map_or_else(|| root().join("php"), PathBuf::from)
-}
-
 fn known_path() -> PathBuf {
-    root().join("known-differences.txt")
-}
-
-fn collect(dir: &Path, base: &Path, out: &mut Vec<Case>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect(&path, base, out);
-            continue;
-        }
-        if path.extension().is_none_or(|e| e != "args") {
-            continue;
-        }
-        let out_path = path.with_extension("out");
-        let xml = path.with_extension("xml");
-        let (Ok(args), Ok(expected)) = (std::fs::read_to_string(&path), std::fs::read(&out_path))
-        else {
-            continue; // not captured yet
-        };
-        let mut words = args.split_whitespace().map(str::to_owned);
-        let Some(sub) = words.next() else { continue };
-        let name = path
-            .with_extension("")
-            .strip_prefix(base)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .replace('\\', "/");
-        out.push(Case {
-            name,
-            xml,
-            sub,
-            opts: words.collect(),
-            expected,
-        });
-    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/known-differences.txt")
 }
 
 /// The library's output: what `phpxml SUB OPTS FILE` prints on stdout
 /// (`phpxml struct --format json OPTS FILE` for `json`).
 fn run_library(case: &Case) -> Vec<u8> {
-    let command = match case.sub.as_str() {
-        "struct" => report::Command::Struct,
-        "trace" => report::Command::Trace,
-        "json" => report::Command::Json,
-        other => panic!("{}: unknown script {other}", case.name),
-    };
-    let mut args = case.opts.clone();
-    args.push(case.xml.to_string_lossy().into_owned());
-    match Invocation::parse(command, &args) {
-        Ok(inv) => report::run(&inv).unwrap_or_default(),
-        Err(_) => Vec::new(),
-    }
+    common::script_output(&case.script, &case.opts, &case.read_xml())
 }
 
 fn run_binary(case: &Case) -> Vec<u8> {
     // json.php is `phpxml struct --format json`.
-    let sub: &[&str] = match case.sub.as_str() {
+    let sub: &[&str] = match case.script.as_str() {
         "json" => &["struct", "--format", "json"],
         other => &[other],
     };
@@ -208,15 +144,9 @@ fn write_known(differing: &BTreeMap<String, String>) {
 #[test]
 #[allow(clippy::too_many_lines)] // one report over the whole corpus
 fn php_fixtures() {
-    let dir = corpus_dir();
-    let mut cases = Vec::new();
-    collect(&dir, &dir, &mut cases);
+    let mut cases = corpus::cases();
     if let Ok(filter) = std::env::var("PHPXML_FIXTURE") {
         cases.retain(|c| c.name.contains(&filter));
-    }
-    if cases.is_empty() {
-        eprintln!("no captured fixture cases under {}", dir.display());
-        return;
     }
 
     let results = Mutex::new(Vec::with_capacity(cases.len()));
@@ -270,7 +200,7 @@ fn php_fixtures() {
                     failures.push(format!(
                         "{} ({} {})\n{}",
                         case.name,
-                        case.sub,
+                        case.script,
                         case.opts.join(" "),
                         diff_excerpt(&case.expected, got)
                     ));

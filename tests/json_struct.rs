@@ -8,11 +8,30 @@
 //! UTF-8), ours still succeeds and gives back every byte.
 #![cfg(feature = "serde")]
 
+mod common;
+
 use std::path::Path;
 
-use phpxml::report::{Command, Invocation};
-use phpxml::{Entry, Key, Struct};
+use common::corpus::{self, Case};
+use common::script::{Command, Invocation};
+use phpxml::{Entry, Key, Parser, Struct};
 use serde_json::Value;
+
+/// The cases of fixtures/json-struct.
+fn cases() -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/json-struct");
+    let cases = corpus::cases_in(&dir, corpus::MIN_JSON_STRUCT_CASES);
+    assert!(cases.iter().all(|c| c.script == "json"));
+    cases
+}
+
+/// The parser of a case's options.
+fn parser_of(case: &Case) -> Parser {
+    let mut args = case.opts.clone();
+    args.push(case.xml.display().to_string());
+    let inv = Invocation::parse(Command::Struct, &args).unwrap();
+    inv.make_parser().unwrap()
+}
 
 /// A string or serde bytes (an array of numbers) back to bytes.
 fn bytes(v: &Value) -> Vec<u8> {
@@ -83,23 +102,11 @@ fn assert_lossless(result: &Struct, values: &Value, index: &Value) {
 
 #[test]
 fn struct_serializes_as_php_json_encode() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/json-struct");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "args"))
-        .collect();
-    names.sort();
+    let cases = cases();
     let (mut equal, mut lossless) = (0, 0);
-    for args_path in &names {
-        let args = std::fs::read_to_string(args_path).unwrap();
-        let mut words: Vec<String> = args.split_whitespace().map(str::to_owned).collect();
-        assert_eq!(words.remove(0), "json");
-        let xml = args_path.with_extension("xml");
-        words.push(xml.display().to_string());
-        let inv = Invocation::parse(Command::Struct, &words).unwrap();
-        let mut parser = inv.make_parser().unwrap();
-        let result = parser.parse_into_struct(&std::fs::read(&xml).unwrap());
+    for case in &cases {
+        let mut parser = parser_of(case);
+        let result = parser.parse_into_struct(&case.read_xml());
 
         let values = serde_json::to_value(&result.values).unwrap();
         let index = serde_json::to_value(result.index_array()).unwrap();
@@ -109,9 +116,9 @@ fn struct_serializes_as_php_json_encode() {
         assert_eq!(whole["index"], index);
         assert_lossless(&result, &values, &index);
 
-        let php = std::fs::read_to_string(args_path.with_extension("out")).unwrap();
+        let php = String::from_utf8(case.expected.clone()).unwrap();
         let php: Vec<&str> = php.lines().collect();
-        assert_eq!(php.len(), 2, "{}", args_path.display());
+        assert_eq!(php.len(), 2, "{}", case.name);
         for (line, ours) in php.iter().zip([&values, &index]) {
             if *line == "false 5" {
                 // JSON_ERROR_UTF8: some string is not UTF-8.
@@ -124,7 +131,7 @@ fn struct_serializes_as_php_json_encode() {
                 serde_json::to_string(ours).unwrap(),
                 serde_json::to_string(&theirs).unwrap(),
                 "{}",
-                args_path.display()
+                case.name
             );
             equal += 1;
         }
@@ -132,7 +139,6 @@ fn struct_serializes_as_php_json_encode() {
     println!(
         "{equal} arrays equal PHP's json_encode(), {lossless} that PHP cannot encode kept losslessly"
     );
-    assert!(names.len() >= 50);
     assert!(equal >= 90);
 }
 
@@ -140,21 +146,10 @@ fn struct_serializes_as_php_json_encode() {
 /// gives its strings back.
 #[test]
 fn events_serialize() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/json-struct");
     let mut n = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "args") {
-            continue;
-        }
-        let args = std::fs::read_to_string(&path).unwrap();
-        let mut words: Vec<String> = args.split_whitespace().skip(1).map(str::to_owned).collect();
-        words.push(path.with_extension("xml").display().to_string());
-        let parser = Invocation::parse(Command::Struct, &words)
-            .unwrap()
-            .make_parser()
-            .unwrap();
-        let data = std::fs::read(path.with_extension("xml")).unwrap();
+    for case in &cases() {
+        let parser = parser_of(case);
+        let data = case.read_xml();
         let events: Vec<phpxml::Event> = parser
             .events(&data[..])
             .with_handlers(phpxml::HandlerSet::ALL)

@@ -17,10 +17,12 @@ mod common;
 #[path = "../fuzz/src/chunking.rs"]
 mod chunking;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use common::corpus;
+use common::script::{Command, Invocation};
 use common::{boundaries, outcome_of, result_of, same_calls, trace};
-use phpxml::report::{self, Command, Invocation};
+use phpxml::report;
 
 /// A fixture document and the options of its `.args`.
 struct Doc {
@@ -34,36 +36,13 @@ struct Doc {
 const MAX_LEN: usize = 8192;
 
 fn fixtures() -> Vec<Doc> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|e| e == "args") {
-                out.push(p);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php");
-    let mut paths = Vec::new();
-    walk(&root, &mut paths);
-    paths.sort();
     let mut docs = Vec::new();
-    for p in paths {
-        let (Ok(args), Ok(xml)) = (
-            std::fs::read_to_string(&p),
-            std::fs::read(p.with_extension("xml")),
-        ) else {
-            continue;
-        };
+    for case in corpus::cases() {
         // json.php's cases carry json_encode() flags, not parser options.
-        if args.starts_with("json") {
+        if case.script == "json" {
             continue;
         }
-        let mut words = args.split_whitespace().skip(1).map(str::to_owned);
+        let mut words = case.opts.iter();
         let mut opts = Vec::new();
         while let Some(w) = words.next() {
             match w.as_str() {
@@ -71,12 +50,12 @@ fn fixtures() -> Vec<Doc> {
                 "--chunk" => {
                     words.next();
                 }
-                _ => opts.push(w),
+                _ => opts.push(w.clone()),
             }
         }
         docs.push(Doc {
-            name: p.with_extension("").to_string_lossy().into_owned(),
-            xml,
+            xml: case.read_xml(),
+            name: case.name,
             args: opts,
         });
     }
@@ -208,7 +187,9 @@ fn mutated_fixtures_parse_the_same_in_pieces() {
         let mut argv = base.args.clone();
         argv.push("doc.xml".to_owned());
         let inv = Invocation::parse(Command::Struct, &argv).expect("fixture arguments");
-        let _ = report::run_bytes(&inv, &doc);
+        if let Ok(mut parser) = inv.make_parser() {
+            let _ = report::struct_output(&mut parser, doc.clone(), false);
+        }
 
         let whole = trace(&args, &doc, &[]);
         let mut random = Vec::new();

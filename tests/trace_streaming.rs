@@ -2,11 +2,34 @@
 //! keeps nothing, and chunked input writes lines as it goes. None of it may
 //! change a byte of the output.
 
-use phpxml::report::{self, Command, Invocation};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn invocation(args: &[&str]) -> Invocation {
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    Invocation::parse(Command::Trace, &args).expect("valid arguments")
+use phpxml::report;
+
+/// What `phpxml trace ARGS FILE` prints for `doc` as FILE: the streaming
+/// (`--chunk`, `--quiet`) is the command's.
+fn trace(args: &[&str], doc: &[u8]) -> Vec<u8> {
+    static FILES: AtomicUsize = AtomicUsize::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "phpxml-trace-streaming-{}-{}.xml",
+        std::process::id(),
+        FILES.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, doc).expect("write the document");
+    let out = Command::new(env!("CARGO_BIN_EXE_phpxml"))
+        .arg("trace")
+        .args(args)
+        .arg(&path)
+        .output()
+        .expect("run phpxml");
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
 
 /// A document whose text node is far longer than a quoting piece, with
@@ -37,7 +60,7 @@ fn long_text_document() -> Vec<u8> {
 #[allow(clippy::naive_bytecount)] // five lines
 fn long_text_quoted_in_pieces_equals_whole() {
     let doc = long_text_document();
-    let whole = report::run_bytes(&invocation(&["x.xml"]), &doc).unwrap();
+    let whole = trace(&[], &doc);
     // One start line, one merged cdata line, one end line, ok, result.
     assert_eq!(whole.iter().filter(|&&b| b == b'\n').count(), 5);
     let text_line = whole.split(|&b| b == b'\n').nth(1).unwrap();
@@ -51,7 +74,7 @@ fn long_text_quoted_in_pieces_equals_whole() {
     );
     assert_eq!(text_line, &expected[..]);
     for chunk in ["1", "3", "4096", "65536"] {
-        let chunked = report::run_bytes(&invocation(&["--chunk", chunk, "x.xml"]), &doc).unwrap();
+        let chunked = trace(&["--chunk", chunk], &doc);
         assert_eq!(chunked, whole, "--chunk {chunk}");
     }
 }
@@ -67,25 +90,14 @@ fn long_text_quoted_in_pieces_equals_whole_for_every_target() {
         doc.extend_from_slice("\u{4e2d}".as_bytes());
     }
     doc.extend_from_slice(b"</doc>");
-    let whole = report::run_bytes(&invocation(&["x.xml"]), &doc).unwrap();
-    let chunked = report::run_bytes(&invocation(&["--chunk", "65535", "x.xml"]), &doc).unwrap();
+    let whole = trace(&[], &doc);
+    let chunked = trace(&["--chunk", "65535"], &doc);
     assert_eq!(chunked, whole);
-    let latin1 = report::run_bytes(
-        &invocation(&["--target-encoding", "ISO-8859-1", "x.xml"]),
+    let latin1 = trace(&["--target-encoding", "ISO-8859-1"], &doc);
+    let latin1_chunked = trace(
+        &["--target-encoding", "ISO-8859-1", "--chunk", "65535"],
         &doc,
-    )
-    .unwrap();
-    let latin1_chunked = report::run_bytes(
-        &invocation(&[
-            "--target-encoding",
-            "ISO-8859-1",
-            "--chunk",
-            "65535",
-            "x.xml",
-        ]),
-        &doc,
-    )
-    .unwrap();
+    );
     assert_eq!(latin1_chunked, latin1);
     assert!(latin1.windows(4).any(|w| w == b"\\xE9"));
 }
@@ -93,12 +105,12 @@ fn long_text_quoted_in_pieces_equals_whole_for_every_target() {
 #[test]
 fn quiet_prints_only_the_last_two_lines() {
     let doc = long_text_document();
-    for args in [&["x.xml"][..], &["--chunk", "100", "x.xml"]] {
-        let loud = report::run_bytes(&invocation(args), &doc).unwrap();
+    for args in [&[][..], &["--chunk", "100"]] {
+        let loud = trace(args, &doc);
         let quiet_args: Vec<&str> = std::iter::once("--quiet")
             .chain(args.iter().copied())
             .collect();
-        let quiet = report::run_bytes(&invocation(&quiet_args), &doc).unwrap();
+        let quiet = trace(&quiet_args, &doc);
         let tail: Vec<&[u8]> = loud.split(|&b| b == b'\n').rev().take(3).collect();
         let expected = [tail[2], b"\n", tail[1], b"\n"].concat();
         assert_eq!(quiet, expected);

@@ -6,17 +6,22 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use phpxml::report::{self, Command};
+use phpxml::report::{self, Trace};
 use phpxml_fuzz::{Recorder, Setup};
 
 fuzz_target!(|data: &[u8]| {
     let Some((setup, doc)) = Setup::split(data) else {
         return;
     };
-    for command in [Command::Struct, Command::Trace] {
-        let out = report::run_bytes(&setup.invocation(command), doc).expect("valid options");
-        assert!(out.ends_with(b"\"\n"), "the result line ends the report");
-    }
+    // struct.php's and trace.php's output.
+    let mut parser = setup.parser().expect("valid options");
+    let out = report::struct_output(&mut parser, doc.to_vec(), false);
+    assert!(out.ends_with(b"\"\n"), "the result line ends the report");
+    let mut parser = setup.parser().expect("valid options");
+    let mut trace = Trace::new();
+    let ok = parser.parse(&mut trace, doc, true);
+    let out = trace.finish(&parser, ok, false);
+    assert!(out.ends_with(b"\"\n"), "the result line ends the report");
     let Some(mut parser) = setup.parser() else {
         return;
     };

@@ -17,8 +17,14 @@
 //! `fuzz/make-corpus.py` writes the fixtures in this layout, with the bytes
 //! their `.args` stand for.
 
-use phpxml::report::{Command, Invocation};
+// The command line's argument rules (`common.php`'s `parse_args()` and
+// `make_parser()`), so that a finding replays with `phpxml trace ARGS FILE`.
+#[allow(dead_code)]
+#[path = "../../src/bin/phpxml/script.rs"]
+pub mod script;
+
 use phpxml::{Handler, HandlerSet, Key, Parser};
+use script::{Command, Invocation};
 
 /// Bytes before the document in the parser targets.
 pub const HEADER: usize = 3;

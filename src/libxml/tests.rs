@@ -3,9 +3,9 @@
 //! and chunking properties.
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
 
 use super::Core;
+use crate::corpus;
 use crate::decode::{TargetEncoding, xml_utf8_decode};
 use crate::sax::{Attribute, Installed, Sax};
 
@@ -183,11 +183,8 @@ impl Sax for Trace {
     }
 }
 
-fn fixtures_root() -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php");
-    assert!(p.is_dir(), "the fixture corpus is missing: {}", p.display());
-    p
-}
+/// Of the corpus's cases, those whose options `run_fixture` plays (1,012).
+const MIN_CORE_CASES: usize = 1000;
 
 fn target_of(s: &str) -> Option<TargetEncoding> {
     match s.to_ascii_uppercase().as_str() {
@@ -315,67 +312,49 @@ fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String
     Some((exp, got))
 }
 
+/// The core alone against every fixture case whose options it can play.
 #[test]
 fn fixtures() {
-    let root = fixtures_root();
     let mut pass = 0;
     let mut fail = Vec::new();
     let mut themes = std::collections::BTreeMap::<String, (usize, usize)>::new();
-    let mut dirs: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    dirs.sort();
-    for dir in dirs {
-        let theme = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        files.sort();
-        for f in files {
-            if f.extension().is_none_or(|e| e != "args") {
-                continue;
-            }
-            let args = std::fs::read_to_string(&f).unwrap();
-            let Ok(xml) = std::fs::read(f.with_extension("xml")) else {
-                continue;
-            };
-            let Ok(out) = std::fs::read(f.with_extension("out")) else {
-                continue;
-            };
-            let out = String::from_utf8_lossy(&out).into_owned();
-            let Some((exp, got)) = run_fixture(&xml, &args, &out) else {
-                continue;
-            };
-            let e = themes.entry(theme.clone()).or_default();
-            e.1 += 1;
-            if exp == got {
-                pass += 1;
-                e.0 += 1;
-            } else {
-                fail.push((f.clone(), exp, got));
-            }
+    for case in corpus::cases() {
+        let args = format!("{} {}", case.script, case.opts.join(" "));
+        let out = String::from_utf8_lossy(&case.expected).into_owned();
+        let Some((exp, got)) = run_fixture(&case.read_xml(), &args, &out) else {
+            continue;
+        };
+        let e = themes.entry(case.theme().to_owned()).or_default();
+        e.1 += 1;
+        if exp == got {
+            pass += 1;
+            e.0 += 1;
+        } else {
+            fail.push((case.name, exp, got));
         }
     }
     for (t, (p, n)) in &themes {
         eprintln!("{t}: {p}/{n}");
     }
     let show = std::env::var("SHOW").ok();
-    for (f, exp, got) in &fail {
-        let name = f.file_stem().unwrap().to_string_lossy();
+    for (name, exp, got) in &fail {
         if show
             .as_deref()
             .is_some_and(|s| name.contains(s) || s == "all")
         {
-            eprintln!("=== {}\n--- expected\n{exp}\n--- got\n{got}", f.display());
+            eprintln!("=== {name}\n--- expected\n{exp}\n--- got\n{got}");
         } else {
-            eprintln!("FAIL {}", f.display());
+            eprintln!("FAIL {name}");
         }
     }
     eprintln!("core fixtures: {pass}/{}", pass + fail.len());
+    assert!(
+        fail.is_empty(),
+        "{} of {} cases differ",
+        fail.len(),
+        pass + fail.len()
+    );
+    assert!(pass >= MIN_CORE_CASES, "only {pass} cases played");
 }
 
 /// Chunking property: any split gives the same trace and result.

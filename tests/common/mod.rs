@@ -4,7 +4,14 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
-use phpxml::report::{Command, Invocation, Trace};
+pub mod corpus;
+// The command line's argument rules (`common.php`'s `parse_args()` and
+// `make_parser()`), to build parsers from the fixtures' arguments.
+#[path = "../../src/bin/phpxml/script.rs"]
+pub mod script;
+
+use phpxml::report::{self, Trace};
+use script::{Command, Invocation};
 
 /// The `trace.php` output (every handler set, adjacent text merged, then
 /// the `ok` and `result` lines) of `doc` under the reference-script
@@ -26,6 +33,59 @@ pub fn trace(args: &[&str], doc: &[u8], sizes: &[usize]) -> Vec<u8> {
         parser.parse(&mut trace, b"", true)
     };
     trace.finish(&parser, ok, false)
+}
+
+/// What the reference script `script` (`struct`, `trace` or `json`)
+/// prints for `doc` under its options `opts`, played with the library's
+/// public API (`Parser` with `report::write_struct`, `report::Trace`,
+/// `report::write_struct_json`), not the command line's path. Empty where
+/// PHP dies before printing (bad arguments, a `ValueError`).
+pub fn script_output(script: &str, opts: &[String], doc: &[u8]) -> Vec<u8> {
+    let command = match script {
+        "struct" => Command::Struct,
+        "trace" => Command::Trace,
+        "json" => Command::Json,
+        other => panic!("unknown script {other}"),
+    };
+    let mut args = opts.to_vec();
+    args.push("doc.xml".to_owned());
+    let Ok(inv) = Invocation::parse(command, &args) else {
+        return Vec::new();
+    };
+    let Ok(mut parser) = inv.make_parser() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    match command {
+        Command::Struct => {
+            let result = parser.parse_into_struct(doc);
+            report::write_struct(&result, &parser, inv.quiet, &mut out);
+        }
+        Command::Json => {
+            let result = parser.parse_into_struct(doc);
+            // A JsonException stops the script after what it printed.
+            let _ = report::write_struct_json(&result, inv.json_flags, &mut out);
+        }
+        Command::Trace => {
+            let mut trace = if inv.quiet {
+                Trace::quiet()
+            } else {
+                Trace::new()
+            };
+            // `--chunk N`: pieces of N bytes up to the first failure, then "".
+            let ok = match inv.chunk {
+                None => parser.parse(&mut trace, doc, true),
+                Some(n) => {
+                    let n = usize::try_from(n).unwrap_or(usize::MAX);
+                    doc.chunks(n)
+                        .all(|piece| parser.parse(&mut trace, piece, false))
+                        && parser.parse(&mut trace, b"", true)
+                }
+            };
+            out = trace.finish(&parser, ok, inv.quiet);
+        }
+    }
+    out
 }
 
 /// The pieces of `doc` cut to `sizes` in turn.

@@ -4,7 +4,8 @@
 //! a failing piece, then `""` with `is_final = true`. SIZES `0` feeds the
 //! whole file at once. `fuzz/php-chunks.php` does the same in PHP.
 
-use phpxml::report::{Command, Invocation, Trace};
+use phpxml::report::Trace;
+use phpxml_fuzz::script::{Command, Invocation};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -2,6 +2,7 @@
 
 mod convert;
 mod parse;
+mod script;
 
 use std::process::ExitCode;
 
