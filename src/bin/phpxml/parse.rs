@@ -113,8 +113,10 @@ fn trace_for(invocation: &Invocation) -> Trace {
 
 /// `trace.php --chunk N`: pieces of exactly `n` bytes (the last one
 /// shorter) with `is_final = false`, stopping at the first failure, then
-/// `""` with `is_final = true` if none failed. Lines are written to `out`
-/// after each piece; the `ok` and `result` lines are returned.
+/// `""` with `is_final = true` if none failed. The input is read in large
+/// blocks whatever `n` is (PHP reads the whole file and cuts the string);
+/// lines are written to `out` after each piece; the `ok` and `result` lines
+/// are returned.
 fn trace_chunked(
     invocation: &Invocation,
     input: &mut dyn Read,
@@ -123,18 +125,13 @@ fn trace_chunked(
 ) -> Result<Vec<u8>, RunError> {
     let mut parser = invocation.make_parser()?;
     let mut trace = trace_for(invocation);
+    let mut pieces = Pieces::new(input, usize::try_from(n).unwrap_or(usize::MAX));
     let mut ok = true;
-    let mut piece = Vec::new();
-    loop {
-        piece.clear();
-        let got = input
-            .take(n)
-            .read_to_end(&mut piece)
-            .map_err(|e| RunError::Read(format!("cannot read {}: {e}", invocation.file)))?;
-        if got == 0 {
-            break;
-        }
-        ok = parser.parse(&mut trace, &piece, false);
+    while let Some(piece) = pieces
+        .next()
+        .map_err(|e| RunError::Read(format!("cannot read {}: {e}", invocation.file)))?
+    {
+        ok = parser.parse(&mut trace, piece, false);
         trace.write_lines(out).map_err(write_error)?;
         if !ok {
             break;
@@ -146,11 +143,107 @@ fn trace_chunked(
     Ok(trace.finish(&parser, ok, invocation.quiet))
 }
 
+/// Bytes read from the input per `read()` call.
+const BLOCK: usize = 1 << 20;
+
+/// The input cut into pieces of a fixed length, read a block at a time:
+/// memory stays within a block and a piece.
+struct Pieces<'a> {
+    input: &'a mut dyn Read,
+    /// `buf[start..end]` is read and not yet handed out.
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    piece: usize,
+    eof: bool,
+}
+
+impl<'a> Pieces<'a> {
+    fn new(input: &'a mut dyn Read, piece: usize) -> Self {
+        Self {
+            input,
+            buf: Vec::new(),
+            start: 0,
+            end: 0,
+            piece: piece.max(1),
+            eof: false,
+        }
+    }
+
+    /// The next piece: `piece` bytes, fewer only at the end of the input.
+    fn next(&mut self) -> io::Result<Option<&[u8]>> {
+        while self.end - self.start < self.piece && !self.eof {
+            // What is left moves to the front, and a block is read behind it.
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            if self.buf.len() - self.end < BLOCK {
+                self.buf.resize(self.end + BLOCK, 0);
+            }
+            match self.input.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(k) => self.end += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if self.start == self.end {
+            return Ok(None);
+        }
+        let at = self.start;
+        self.start += self.piece.min(self.end - at);
+        Ok(Some(&self.buf[at..self.start]))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use phpxml::json::JsonFlags;
 
     use crate::script::{Command, Invocation, struct_format};
+
+    /// A reader that hands out at most `most` bytes per call.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        most: usize,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.data.len().min(buf.len()).min(self.most);
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn pieces_have_exactly_the_asked_length_across_blocks() {
+        let data: Vec<u8> = (0..3 * super::BLOCK + 12_345)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        for (piece, most) in [
+            (1, 1000),
+            (7, usize::MAX),
+            (7, 3),
+            (4096, 10_000),
+            (super::BLOCK + 3, usize::MAX),
+            (usize::MAX, 777_777),
+        ] {
+            let mut input = Trickle { data: &data, most };
+            let mut pieces = super::Pieces::new(&mut input, piece);
+            let mut joined = Vec::new();
+            let mut lengths = Vec::new();
+            while let Some(p) = pieces.next().unwrap() {
+                joined.extend_from_slice(p);
+                lengths.push(p.len());
+            }
+            assert_eq!(joined, data, "piece {piece}, reads of at most {most}");
+            let (last, whole) = lengths.split_last().unwrap();
+            assert!(whole.iter().all(|&l| l == piece), "piece {piece}");
+            assert!(*last <= piece && *last > 0);
+        }
+    }
 
     #[test]
     fn format_is_taken_out_wherever_it_stands() {
