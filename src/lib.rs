@@ -266,10 +266,10 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 // few more for its SIMD kernels, in `decode/mod.rs`; anything else gets a
 // local `#[allow]` with its reason).
 
-#[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
-mod libxml;
 pub mod decode;
 pub mod json;
+#[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
+mod libxml;
 mod php;
 pub mod report;
 mod sax;

@@ -25,7 +25,7 @@ mod tests;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::sax::{Installed, Sax};
+use crate::sax::{HandlerSet, Sax};
 
 /// libxml2 error numbers used by the core (`xmlParserErrors`).
 #[allow(missing_docs)]
@@ -232,7 +232,7 @@ struct DefaultAttr {
 #[allow(clippy::struct_excessive_bools)] // libxml2's parser context flags
 pub(crate) struct Core {
     namespace_separator: Option<u8>,
-    installed: Installed,
+    installed: HandlerSet,
 
     // --- input (libxml2 `xmlParserInput`) ---
     /// Decoded (UTF-8) input from libxml2's `base` on.
@@ -465,7 +465,7 @@ impl Core {
     pub(crate) fn parse(
         &mut self,
         sink: &mut impl Sax,
-        installed: Installed,
+        installed: HandlerSet,
         chunk: &[u8],
         is_final: bool,
     ) -> bool {
@@ -501,7 +501,7 @@ impl Core {
     pub(crate) fn parse_final_owned(
         &mut self,
         sink: &mut impl Sax,
-        installed: Installed,
+        installed: HandlerSet,
         chunk: Vec<u8>,
     ) -> bool {
         if chunk.is_empty()

@@ -3,14 +3,14 @@
 
 use std::collections::HashMap;
 
-use crate::libxml::Core;
 use crate::decode::TargetEncoding;
+use crate::libxml::Core;
 use crate::php::array::{Key, key_class, key_int};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
 use crate::php::structure::{Builder, MANY_ATTRIBUTES, Struct, StructData, skip_tagstart};
-use crate::sax::{Attribute, Installed, Sax};
+use crate::sax::{Attribute, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
 /// the same handler calls, the same `xml_parse_into_struct()` arrays, the
@@ -546,7 +546,7 @@ impl Parser {
         &mut self,
         handler: &mut H,
         builder: Option<&mut Builder>,
-        feed: impl FnOnce(&mut Core, &mut Adapter<'_, H>, Installed) -> bool,
+        feed: impl FnOnce(&mut Core, &mut Adapter<'_, H>, HandlerSet) -> bool,
     ) -> bool {
         let set = handler.installed();
         let mut installed = set;
@@ -574,7 +574,7 @@ impl Parser {
             builder,
             buffers: &mut self.buffers,
         };
-        feed(&mut self.core, &mut adapter, installed.to_installed())
+        feed(&mut self.core, &mut adapter, installed)
     }
 
     /// Test support: plays hand-made Sax events through PHP's layer as
