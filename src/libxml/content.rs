@@ -237,7 +237,6 @@ impl Core {
     /// `name_len` as in [`parse_start_tag`](Self::parse_start_tag).
     #[inline(never)]
     fn start_tag_state_general(&mut self, sink: &mut impl Sax, name_len: usize) {
-        let line = self.line;
         let ns_before = self.ns.len();
         let parsed = if self.namespace_separator.is_some() {
             self.parse_start_tag2(sink)
@@ -285,7 +284,6 @@ impl Core {
             prefix,
             uri,
             ns_count: self.ns.len() - ns_before,
-            line,
         });
         self.state = State::Content;
         self.progressive = Progressive::On;
@@ -332,7 +330,6 @@ impl Core {
             prefix: None,
             uri: None,
             ns_count: 0,
-            line: self.line,
         });
         self.state = State::Content;
         self.progressive = Progressive::On;
@@ -360,7 +357,6 @@ impl Core {
         };
         #[cfg(test)]
         PLAIN_TAGS.set(PLAIN_TAGS.get() + 1);
-        let line = self.line;
         let mut name = self.name_pool.pop().unwrap_or_default();
         name.clear();
         append_short(&mut name, &self.buf[self.cur + 1..name_end]);
@@ -401,7 +397,6 @@ impl Core {
                 prefix: None,
                 uri: None,
                 ns_count: 0,
-                line,
             });
             self.state = State::Content;
         }
@@ -1797,7 +1792,6 @@ impl Core {
             }
             Some(kind) => {
                 match kind {
-                    EntityKind::ExternalGeneralUnparsed => self.fatal(err::UNPARSED_ENTITY),
                     EntityKind::ExternalGeneralParsed if self.sub == Sub::AttributeValue => {
                         self.fatal(err::ENTITY_IS_EXTERNAL);
                     }
@@ -1809,9 +1803,6 @@ impl Core {
                         {
                             self.fatal(err::LT_IN_ATTRIBUTE);
                         }
-                    }
-                    EntityKind::InternalParameter | EntityKind::ExternalParameter => {
-                        self.fatal(err::ENTITY_IS_PARAMETER);
                     }
                     _ => {}
                 }
@@ -1842,12 +1833,7 @@ impl Core {
         if ent.is_none() || !in_value {
             let kind = ent.as_ref().map(|e| e.kind);
             match kind {
-                None
-                | Some(
-                    EntityKind::InternalGeneral
-                    | EntityKind::InternalParameter
-                    | EntityKind::Predefined,
-                ) => {
+                None | Some(EntityKind::InternalGeneral | EntityKind::Predefined) => {
                     let predefined = kind == Some(EntityKind::Predefined);
                     if self.installed.default && !(predefined && self.installed.character_data) {
                         if let Some(s) = sink {
@@ -1890,7 +1876,6 @@ impl Core {
                         }
                     }
                 }
-                _ => {}
             }
         }
         ent.map(|e| e.kind)
@@ -2317,14 +2302,7 @@ fn same_short(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Bytes the fast path of `xmlParseCharData` copies (`test_char_data`):
-/// printable ASCII and tab, except `<`, `&` and `]`.
-#[inline]
-fn is_plain_text(b: u8) -> bool {
-    PLAIN_TEXT[usize::from(b)]
-}
-
-/// How many bytes at the start of `s` are [`is_plain_text`].
+/// How many bytes at the start of `s` are plain text ([`PLAIN_TEXT`]).
 #[inline]
 fn plain_text_prefix(s: &[u8]) -> usize {
     // Most runs end within a word, before a vector window would pay.

@@ -32,7 +32,6 @@ use crate::sax::{HandlerSet, Sax};
 pub(crate) mod err {
     pub const INTERNAL_ERROR: i32 = 1;
     pub const NO_MEMORY: i32 = 2;
-    pub const DOCUMENT_START: i32 = 3;
     pub const DOCUMENT_EMPTY: i32 = 4;
     pub const DOCUMENT_END: i32 = 5;
     pub const INVALID_HEX_CHARREF: i32 = 6;
@@ -44,13 +43,10 @@ pub(crate) mod err {
     pub const ENTITYREF_SEMICOL_MISSING: i32 = 23;
     pub const UNDECLARED_ENTITY: i32 = 26;
     pub const WAR_UNDECLARED_ENTITY: i32 = 27;
-    pub const UNPARSED_ENTITY: i32 = 28;
     pub const ENTITY_IS_EXTERNAL: i32 = 29;
-    pub const ENTITY_IS_PARAMETER: i32 = 30;
     pub const UNSUPPORTED_ENCODING: i32 = 32;
     pub const STRING_NOT_STARTED: i32 = 33;
     pub const STRING_NOT_CLOSED: i32 = 34;
-    pub const ENTITY_NOT_STARTED: i32 = 36;
     pub const ENTITY_NOT_FINISHED: i32 = 37;
     pub const LT_IN_ATTRIBUTE: i32 = 38;
     pub const ATTRIBUTE_NOT_STARTED: i32 = 39;
@@ -68,10 +64,8 @@ pub(crate) mod err {
     pub const ATTLIST_NOT_FINISHED: i32 = 51;
     pub const ELEMCONTENT_NOT_STARTED: i32 = 54;
     pub const XMLDECL_NOT_FINISHED: i32 = 57;
-    pub const EXT_SUBSET_NOT_FINISHED: i32 = 60;
     pub const DOCTYPE_NOT_FINISHED: i32 = 61;
     pub const MISPLACED_CDATA_END: i32 = 62;
-    pub const CDATA_NOT_FINISHED: i32 = 63;
     pub const RESERVED_XML_NAME: i32 = 64;
     pub const SPACE_REQUIRED: i32 = 65;
     pub const NAME_REQUIRED: i32 = 68;
@@ -81,18 +75,15 @@ pub(crate) mod err {
     pub const LTSLASH_REQUIRED: i32 = 74;
     pub const EQUAL_REQUIRED: i32 = 75;
     pub const TAG_NAME_MISMATCH: i32 = 76;
-    pub const TAG_NOT_FINISHED: i32 = 77;
     pub const STANDALONE_VALUE: i32 = 78;
     pub const ENCODING_NAME: i32 = 79;
     pub const HYPHEN_IN_COMMENT: i32 = 80;
     pub const INVALID_ENCODING: i32 = 81;
     pub const VALUE_REQUIRED: i32 = 84;
-    pub const NOT_WELL_BALANCED: i32 = 85;
     pub const ENTITY_PE_INTERNAL: i32 = 88;
     pub const ENTITY_LOOP: i32 = 89;
     pub const WAR_NS_URI: i32 = 99;
     pub const VERSION_MISSING: i32 = 96;
-    pub const WAR_UNKNOWN_VERSION: i32 = 97;
     pub const UNKNOWN_VERSION: i32 = 108;
     pub const NAME_TOO_LONG: i32 = 110;
     pub const USER_STOP: i32 = 111;
@@ -180,14 +171,12 @@ enum Progressive {
     StartTag,
 }
 
-/// Entity kinds (`xmlEntityType`).
+/// Entity kinds (`xmlEntityType`), those the core records: compat.c keeps
+/// no unparsed entity, and parameter entities are parsed but not kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum EntityKind {
     InternalGeneral,
     ExternalGeneralParsed,
-    ExternalGeneralUnparsed,
-    InternalParameter,
-    ExternalParameter,
     Predefined,
 }
 
@@ -216,7 +205,6 @@ struct OpenTag {
     uri: Option<Arc<[u8]>>,
     /// Namespace bindings this element pushed.
     ns_count: usize,
-    line: u64,
 }
 
 /// Attribute default declared by ATTLIST (SAX2 only).
@@ -270,7 +258,6 @@ pub(crate) struct Core {
     has_external_subset: bool,
     has_pe_refs: bool,
     entities: HashMap<Vec<u8>, Entity>,
-    pentities: HashMap<Vec<u8>, Entity>,
     defaults: HashMap<Vec<u8>, Vec<DefaultAttr>>,
     /// Attributes declared with a non-CDATA type: (element, attribute).
     special: HashSet<(Vec<u8>, Vec<u8>)>,
@@ -279,7 +266,6 @@ pub(crate) struct Core {
     /// (see `content::MAX_ENTITY_TEXT`).
     entity_text: u64,
     depth: u32,
-    size_entcopy: u64,
 
     // --- push lookahead (libxml2 xmlParseGetLasts, kept incrementally) ---
     last_lt: Option<usize>,
