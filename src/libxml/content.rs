@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::input::BIG_BUFFER_SIZE;
-use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Piece, Progressive, State, Sub, err};
+use super::{
+    Attributes, Core, EntityKind, NsAttr, OpenTag, Piece, Progressive, State, Sub, err, keyset,
+};
 use crate::decode::kernels::{PLAIN_TEXT, plain_multibyte_len, plain_text_windows, text_run};
 use crate::sax::Sax;
 
@@ -620,7 +622,7 @@ impl Core {
                 None => None,
             };
             atts[i].uri.clone_from(&nsname);
-            if atts.len() >= MANY_ATTRIBUTES {
+            if atts.len() >= keyset::MANY {
                 clashes.check(self, &atts, i);
                 continue;
             }
@@ -2547,11 +2549,6 @@ fn has_scheme(u: &[u8]) -> bool {
     }
     false
 }
-
-/// From this many attributes on, duplicates are looked up in hash sets
-/// instead of libxml2's comparison with every earlier attribute; the
-/// results are the same.
-pub(super) const MANY_ATTRIBUTES: usize = 16;
 
 /// The first earlier attribute each SAX2 attribute clashes with, as
 /// libxml2's pairwise loop finds it: same local name and prefix (error 42)

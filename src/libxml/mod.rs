@@ -18,11 +18,14 @@ mod chars;
 mod content;
 mod encoding;
 mod input;
+pub(crate) mod keyset;
 mod prolog;
 #[cfg(test)]
 mod tests;
 
 use std::collections::{HashMap, HashSet};
+
+use keyset::KeySet;
 use std::sync::Arc;
 
 use crate::sax::{HandlerSet, Sax};
@@ -314,14 +317,8 @@ pub(super) struct Attributes {
     bytes: Vec<u8>,
     /// (name, value) of each attribute.
     spans: Vec<(Piece, Piece)>,
-    /// One bit per (length, first byte, last byte) class of the names so
-    /// far: a name whose bit is clear is not among them.
-    seen: u64,
-    /// The names, once there are many: libxml2 compares each new name with
-    /// every earlier one, which is quadratic.
-    many: HashSet<Vec<u8>>,
-    /// How many of `spans` are in `many`.
-    indexed: usize,
+    /// The names so far, for libxml2's attribute-redefined check.
+    names: KeySet,
 }
 
 /// Where a name or value of [`Attributes`] is: a range of the input buffer
@@ -346,43 +343,20 @@ impl Attributes {
     fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
-        self.seen = 0;
-        if self.indexed > 0 {
-            self.many.clear();
-            self.indexed = 0;
-        }
+        self.names.clear();
     }
 
     /// Whether `name` is one of the names so far; if not, it is counted as
     /// seen (the caller adds it).
     #[inline]
     fn contains_name(&mut self, input: &[u8], name: Piece) -> bool {
-        if self.spans.len() < content::MANY_ATTRIBUTES {
-            let bit = name_class(name.get(input, &self.bytes));
-            if self.seen & bit == 0 {
-                self.seen |= bit;
-                return false;
-            }
-        }
-        self.contains_name_slow(input, name)
-    }
-
-    /// [`contains_name`](Self::contains_name) past its class check.
-    #[inline(never)]
-    fn contains_name_slow(&mut self, input: &[u8], name: Piece) -> bool {
         let name_bytes = name.get(input, &self.bytes);
-        if self.spans.len() < content::MANY_ATTRIBUTES {
-            return self
-                .spans
-                .iter()
-                .any(|&(n, _)| n.get(input, &self.bytes) == name_bytes);
-        }
-        while self.indexed < self.spans.len() {
-            let n = self.spans[self.indexed].0.get(input, &self.bytes).to_vec();
-            self.many.insert(n);
-            self.indexed += 1;
-        }
-        self.many.contains(name.get(input, &self.bytes))
+        let (spans, bytes) = (&self.spans, &self.bytes);
+        self.names
+            .find_or_add(name_bytes, KeySet::class(name_bytes), spans.len(), |k| {
+                spans[k].0.get(input, bytes)
+            })
+            .is_some()
     }
 
     #[inline]
@@ -415,21 +389,6 @@ fn start_with_list<const N: usize>(
         *slot = (atts.name(input, k), atts.value(input, k));
     }
     sink.start_element(name, &list[..n]);
-}
-
-/// The bit of [`Attributes::seen`] for a name.
-#[inline]
-fn name_class(name: &[u8]) -> u64 {
-    let (first, last) = match name {
-        [] => (0, 0),
-        [f, .., l] => (*f, *l),
-        [f] => (*f, *f),
-    };
-    let h = (name.len() as u32)
-        .wrapping_mul(0x9E37_79B9)
-        .wrapping_add(u32::from(first).wrapping_mul(0x85EB_CA6B))
-        .wrapping_add(u32::from(last).wrapping_mul(0xC2B2_AE35));
-    1 << (h >> 26)
 }
 
 impl Core {
