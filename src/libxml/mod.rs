@@ -10,9 +10,10 @@
 //! a time is scanned once, not once per byte.
 //!
 //! Layout: [`input`] holds the buffer, cursor and position counting;
-//! [`content`] the element content (tags, text, references, comments, PIs);
+//! [`content`] the element content, one file per construct (start and end
+//! tags, attribute values, text, references, comments, PIs and CDATA);
 //! [`prolog`] the XML declaration, DOCTYPE and internal subset; [`chars`]
-//! the character classes.
+//! the character classes; [`keyset`] duplicate attribute names.
 
 mod chars;
 mod content;
@@ -266,7 +267,7 @@ pub(crate) struct Core {
     special: HashSet<(Vec<u8>, Vec<u8>)>,
     nb_entities: u64,
     /// Bytes of replacement text handed over for references in content
-    /// (see `content::MAX_ENTITY_TEXT`).
+    /// (see [`content::MAX_ENTITY_TEXT`]).
     entity_text: u64,
     depth: u32,
 
