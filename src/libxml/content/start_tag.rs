@@ -58,16 +58,47 @@ impl Core {
             self.halt();
             return;
         };
-        if self.raw() == b'/' && self.nxt(1) == b'>' {
+        let empty = self.raw() == b'/' && self.nxt(1) == b'>';
+        if empty {
             self.skip(2);
+        } else if self.raw() == b'>' {
+            // `NEXT`: `>` is one byte on the line
+            self.next1();
+        } else {
+            self.fatal(err::GT_REQUIRED);
+        }
+        let sax2 = self.namespace_separator.map(|_| Sax2Tag {
+            prefix,
+            uri,
+            ns_before,
+        });
+        self.end_start_tag(sink, name, empty, sax2);
+    }
+
+    /// The end of a start tag, past its `>` or `/>`, as the `START_TAG`
+    /// case of `xmlParseTryOrFinish` does it: an empty element ends at
+    /// once (its end event, its namespace bindings dropped), any other is
+    /// pushed on the name stack. `sax2` is `None` for SAX1 tags.
+    #[inline(always)]
+    fn end_start_tag(
+        &mut self,
+        sink: &mut impl Sax,
+        name: Vec<u8>,
+        empty: bool,
+        sax2: Option<Sax2Tag>,
+    ) {
+        if empty {
             if !self.disable_sax {
-                if self.namespace_separator.is_some() {
-                    self.emit_end_ns(sink, &name, prefix.as_deref(), uri.as_deref());
-                } else {
-                    self.emit_end(sink, &name);
+                match &sax2 {
+                    Some(tag) => {
+                        self.emit_end_ns(sink, &name, tag.prefix.as_deref(), tag.uri.as_deref());
+                    }
+                    None => self.emit_end(sink, &name),
                 }
             }
-            self.ns.truncate(ns_before);
+            if let Some(tag) = &sax2 {
+                self.ns.truncate(tag.ns_before);
+            }
             self.recycle_name(name);
             if self.state == State::Eof {
                 return;
@@ -77,22 +108,24 @@ impl Core {
             } else {
                 State::Content
             };
-            self.progressive = Progressive::On;
-            return;
-        }
-        if self.raw() == b'>' {
-            // `NEXT`: `>` is one byte on the line
-            self.next1();
         } else {
-            self.fatal(err::GT_REQUIRED);
+            let open = match sax2 {
+                Some(tag) => OpenTag {
+                    name,
+                    prefix: tag.prefix,
+                    uri: tag.uri,
+                    ns_count: self.ns.len() - tag.ns_before,
+                },
+                None => OpenTag {
+                    name,
+                    prefix: None,
+                    uri: None,
+                    ns_count: 0,
+                },
+            };
+            self.names.push(open);
+            self.state = State::Content;
         }
-        self.names.push(OpenTag {
-            name,
-            prefix,
-            uri,
-            ns_count: self.ns.len() - ns_before,
-        });
-        self.state = State::Content;
         self.progressive = Progressive::On;
     }
 
@@ -132,14 +165,7 @@ impl Core {
         if !self.disable_sax {
             self.emit_start_bare(sink, &name);
         }
-        self.names.push(OpenTag {
-            name,
-            prefix: None,
-            uri: None,
-            ns_count: 0,
-        });
-        self.state = State::Content;
-        self.progressive = Progressive::On;
+        self.end_start_tag(sink, name, false, None);
         Bare::Done
     }
 
@@ -185,29 +211,10 @@ impl Core {
         }
         if tag.empty {
             self.skip(2);
-            if !self.disable_sax {
-                self.emit_end(sink, &name);
-            }
-            self.recycle_name(name);
-            if self.state == State::Eof {
-                return true;
-            }
-            self.state = if self.names.is_empty() {
-                State::Epilog
-            } else {
-                State::Content
-            };
         } else {
             self.next1();
-            self.names.push(OpenTag {
-                name,
-                prefix: None,
-                uri: None,
-                ns_count: 0,
-            });
-            self.state = State::Content;
         }
-        self.progressive = Progressive::On;
+        self.end_start_tag(sink, name, tag.empty, None);
         true
     }
 
@@ -749,6 +756,14 @@ fn scan_plain_value<const QUOTE: u8>(
         narrow,
         entity_count,
     })
+}
+
+/// What a SAX2 start tag gives its element besides the name.
+struct Sax2Tag {
+    prefix: Option<Vec<u8>>,
+    uri: Option<Arc<[u8]>>,
+    /// The namespace bindings in scope before the tag.
+    ns_before: usize,
 }
 
 /// What [`Core::bare_start_tag`] did.
