@@ -54,14 +54,16 @@ impl KeySet {
         }
     }
 
-    /// The position of `key` among the `len` keys so far (`key_at(i)` is
-    /// the `i`th); `None` if it is not among them, and it then counts as
-    /// the key at `len` (the caller appends it). `class` is
-    /// [`class`](Self::class) of `key`.
+    /// The position of the key `key()` gives among the `len` keys so far
+    /// (`key_at(i)` is the `i`th); `None` if it is not among them, and it
+    /// then counts as the key at `len` (the caller appends it). `class` is
+    /// [`class`](Self::class) of the key, which is asked for only when the
+    /// filter cannot rule it out (an integer key of PHP's arrays has to be
+    /// written out first).
     #[inline]
     pub(crate) fn find_or_add<K: AsRef<[u8]>>(
         &mut self,
-        key: &[u8],
+        key: impl FnOnce() -> K,
         class: u64,
         len: usize,
         key_at: impl Fn(usize) -> K,
@@ -70,7 +72,7 @@ impl KeySet {
             self.seen |= class;
             return None;
         }
-        self.find(key, len, key_at)
+        self.find(key().as_ref(), len, key_at)
     }
 
     /// [`find_or_add`](Self::find_or_add) past the filter.
@@ -108,7 +110,12 @@ mod tests {
             let mut keys: Vec<&[u8]> = Vec::new();
             for key in list {
                 let want = keys.iter().position(|k| *k == key.as_slice());
-                let got = set.find_or_add(key, KeySet::class(key), keys.len(), |i| keys[i]);
+                let got = set.find_or_add(
+                    || key.as_slice(),
+                    KeySet::class(key),
+                    keys.len(),
+                    |i| keys[i],
+                );
                 assert_eq!(got, want, "{key:?} after {keys:?}");
                 if got.is_none() {
                     keys.push(key);

@@ -354,9 +354,12 @@ impl Attributes {
         let name_bytes = name.get(input, &self.bytes);
         let (spans, bytes) = (&self.spans, &self.bytes);
         self.names
-            .find_or_add(name_bytes, KeySet::class(name_bytes), spans.len(), |k| {
-                spans[k].0.get(input, bytes)
-            })
+            .find_or_add(
+                || name_bytes,
+                KeySet::class(name_bytes),
+                spans.len(),
+                |k| spans[k].0.get(input, bytes),
+            )
             .is_some()
     }
 

@@ -862,9 +862,12 @@ fn attribute_array(
                 bit
             }
         };
-        let earlier = keys.find_or_add(&key.to_bytes(), bit, len, |slot| {
-            earlier_keys[slot].0.to_bytes()
-        });
+        let earlier = keys.find_or_add(
+            || key.to_bytes(),
+            bit,
+            len,
+            |slot| earlier_keys[slot].0.to_bytes(),
+        );
         let v = if let Some(slot) = earlier {
             &mut earlier_keys[slot].1
         } else {

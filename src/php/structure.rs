@@ -597,11 +597,12 @@ impl Builder {
         key(&mut data.bytes);
         let name = &data.bytes[mark..];
         let earlier_keys = &data.attributes[entry.attributes_start..];
-        let earlier =
-            self.keys
-                .find_or_add(name, KeySet::class(name), earlier_keys.len(), |slot| {
-                    earlier_keys[slot].key.of(&data.bytes)
-                });
+        let earlier = self.keys.find_or_add(
+            || name,
+            KeySet::class(name),
+            earlier_keys.len(),
+            |slot| earlier_keys[slot].key.of(&data.bytes),
+        );
         let key = Span {
             start: mark,
             len: data.bytes.len() - mark,
