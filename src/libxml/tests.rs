@@ -607,7 +607,7 @@ fn events_and_states(
             core.line(),
             core.column(),
             core.byte_index(),
-            core.nb_entities,
+            core.expansion.nb_entities,
             core.state,
         ));
     }

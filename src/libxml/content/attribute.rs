@@ -20,7 +20,7 @@ impl Core {
     fn parse_att_value_into(&mut self, normalize: bool, out: &mut Vec<u8>) -> bool {
         match self.parse_att_value_at(normalize, out) {
             Some(Piece::Input(s, e)) => {
-                out.extend_from_slice(&self.buf[s..e]);
+                out.extend_from_slice(&self.input.buf[s..e]);
                 true
             }
             Some(Piece::Own(..)) => true,
@@ -42,15 +42,15 @@ impl Core {
             return None;
         }
         self.sub = Sub::AttributeValue;
-        let mut line = self.line;
-        let mut col = self.col + 1;
-        let mut i = self.cur + 1;
-        let end = self.buf.len();
+        let mut line = self.input.line;
+        let mut col = self.input.col + 1;
+        let mut i = self.input.cur + 1;
+        let end = self.input.buf.len();
         let mut start = i;
         let last;
         if normalize {
-            while i < end && self.buf[i] != limit && is_blank(self.buf[i]) {
-                if self.buf[i] == 0xA {
+            while i < end && self.input.buf[i] != limit && is_blank(self.input.buf[i]) {
+                if self.input.buf[i] == 0xA {
                     line += 1;
                     col = 1;
                 } else {
@@ -60,7 +60,7 @@ impl Core {
                 start = i;
             }
             while i < end {
-                let b = self.buf[i];
+                let b = self.input.buf[i];
                 if b == limit || !(0x20..=0x7F).contains(&b) || b == b'&' || b == b'<' {
                     break;
                 }
@@ -71,12 +71,12 @@ impl Core {
                 }
             }
             let mut l = i;
-            while l > start && self.buf[l - 1] == 0x20 {
+            while l > start && self.input.buf[l - 1] == 0x20 {
                 l -= 1;
             }
             last = l;
-            while i < end && self.buf[i] != limit && is_blank(self.buf[i]) {
-                if self.buf[i] == 0xA {
+            while i < end && self.input.buf[i] != limit && is_blank(self.input.buf[i]) {
+                if self.input.buf[i] == 0xA {
                     line += 1;
                     col = 1;
                 } else {
@@ -100,7 +100,7 @@ impl Core {
             } else {
                 &PLAIN_SQ_VALUE
             };
-            let run = self.buf[i..end]
+            let run = self.input.buf[i..end]
                 .iter()
                 .position(|&b| !table[usize::from(b)])
                 .unwrap_or(end - i);
@@ -120,22 +120,22 @@ impl Core {
         }
         i += 1;
         col += 1;
-        self.cur = i;
-        self.line = line;
-        self.col = col;
+        self.input.cur = i;
+        self.input.line = line;
+        self.input.col = col;
         Some(Piece::Input(start, last))
     }
 
     /// `xmlParseAttValueComplex`, appending the value to `out`; false
     /// where it gives NULL.
     fn parse_att_value_complex(&mut self, normalize: bool, out: &mut Vec<u8>) -> bool {
-        let mut buf = std::mem::take(&mut self.value_buf);
+        let mut buf = std::mem::take(&mut self.pools.value_buf);
         buf.clear();
         let ok = self.att_value_complex(normalize, &mut buf);
         if ok {
             out.extend_from_slice(&buf);
         }
-        self.value_buf = buf;
+        self.pools.value_buf = buf;
         ok
     }
 
@@ -158,11 +158,11 @@ impl Core {
                     // What the general path below does for a predefined
                     // entity outside the DTD: count it twice, append it.
                     self.skip(len);
-                    self.nb_entities += 2;
+                    self.expansion.nb_entities += 2;
                     buf.push(value);
                 } else {
                     let ent = self.parse_entity_ref::<NoSink>(None);
-                    self.nb_entities += 1;
+                    self.expansion.nb_entities += 1;
                     if let Some(name) = ent {
                         self.append_entity_in_attr(&name, buf);
                         if self.state == State::Eof {
@@ -223,8 +223,8 @@ impl Core {
     /// spaces, nor `&`, `<` or the quote): appends them to `buf` while it
     /// is at most `XML_MAX_TEXT_LENGTH` long, moving the cursor and column.
     fn plain_att_run(&mut self, buf: &mut Vec<u8>, limit: u8) {
-        let s = &self.buf;
-        let start = self.cur;
+        let s = &self.input.buf;
+        let start = self.input.cur;
         let mut i = start;
         let mut n = buf.len();
         let mut chars = 0;
@@ -240,7 +240,7 @@ impl Core {
             i += run;
             n += run;
             chars += run as u64;
-            if n > MAX_TEXT_LENGTH || i >= s.len() || s[i] < 0x80 || !self.utf8 {
+            if n > MAX_TEXT_LENGTH || i >= s.len() || s[i] < 0x80 || !self.input.utf8 {
                 break;
             }
             let len = plain_multibyte_len(s, i);
@@ -252,17 +252,17 @@ impl Core {
             chars += 1;
         }
         buf.extend_from_slice(&s[start..i]);
-        self.cur = i;
-        self.col += chars;
+        self.input.cur = i;
+        self.input.col += chars;
     }
 
     /// `&lt;`, `&gt;`, `&amp;`, `&apos;` or `&quot;` at the cursor outside
     /// the DTD: its length and the character it stands for.
     pub(super) fn predefined_ref(&self) -> Option<(usize, u8)> {
-        if self.in_subset != 0 {
+        if self.dtd.in_subset != 0 {
             return None;
         }
-        predefined_at(&self.buf[self.cur..])
+        predefined_at(&self.input.buf[self.input.cur..])
     }
 
     /// The entity part of `xmlParseAttValueComplex` (replaceEntities on).
@@ -274,9 +274,9 @@ impl Core {
             buf.push(ent.content[0]);
             return;
         }
-        self.depth += 1;
+        self.expansion.depth += 1;
         let rep = self.decode_entities(&ent.content);
-        self.depth -= 1;
+        self.expansion.depth -= 1;
         if let Some(rep) = rep {
             for b in rep {
                 if b == 0xD || b == 0xA || b == 0x9 {

@@ -78,15 +78,15 @@ impl Core {
             return false;
         };
         let n = tag.name.len();
-        let s = &self.buf[self.cur + 2..];
+        let s = &self.input.buf[self.input.cur + 2..];
         if s.len() <= n || s[n] != b'>' || !same_short(&s[..n], &tag.name) {
             return false;
         }
         let Some(tag) = self.names.pop() else {
             return false;
         };
-        self.cur += n + 3;
-        self.col += n as u64 + 3;
+        self.input.cur += n + 3;
+        self.input.col += n as u64 + 3;
         if !self.disable_sax {
             self.emit_end(sink, &tag.name);
         }
@@ -98,14 +98,14 @@ impl Core {
     /// tag.
     #[inline]
     pub(super) fn recycle_name(&mut self, name: Vec<u8>) {
-        if self.name_pool.len() < 64 {
-            self.name_pool.push(name);
+        if self.pools.name_pool.len() < 64 {
+            self.pools.name_pool.push(name);
         }
     }
 
     /// `xmlParseNameAndCompare` / `xmlParseQNameAndCompare`: true on a match.
     fn parse_name_and_compare(&mut self, name: &[u8], prefix: Option<&[u8]>) -> bool {
-        let mut i = self.cur;
+        let mut i = self.input.cur;
         if let Some(p) = prefix {
             let mut k = 0;
             while k < p.len() && self.at(i) == p[k] && self.at(i) != 0 {
@@ -120,8 +120,8 @@ impl Core {
                     k += 1;
                 }
                 if k == name.len() && (self.at(i) == b'>' || is_blank(self.at(i))) {
-                    self.col += (i - self.cur) as u64;
-                    self.cur = i;
+                    self.input.col += (i - self.input.cur) as u64;
+                    self.input.cur = i;
                     return true;
                 }
             }
@@ -133,11 +133,11 @@ impl Core {
         // Names hold no NUL, so the byte-wise compare that stops at one is
         // a prefix test.
         debug_assert!(!name.contains(&0));
-        if self.buf[i..].starts_with(name) {
+        if self.input.buf[i..].starts_with(name) {
             i += name.len();
             if self.at(i) == b'>' || is_blank(self.at(i)) {
-                self.col += name.len() as u64;
-                self.cur = i;
+                self.input.col += name.len() as u64;
+                self.input.cur = i;
                 return true;
             }
         }

@@ -18,15 +18,21 @@ impl Core {
         match self.lookup(b"]]>") {
             None => {
                 if self.avail() >= BIG_BUFFER_SIZE + 2 {
-                    let tmp = check_cdata(&self.buf[self.cur..self.cur + BIG_BUFFER_SIZE], false);
+                    let tmp = check_cdata(
+                        &self.input.buf[self.input.cur..self.input.cur + BIG_BUFFER_SIZE],
+                        false,
+                    );
                     if tmp < 0 {
-                        self.cur += tmp.unsigned_abs() as usize;
+                        self.input.cur += tmp.unsigned_abs() as usize;
                         self.fatal(err::INVALID_CHAR);
                         return false;
                     }
                     let tmp = tmp.unsigned_abs() as usize;
                     if !self.disable_sax {
-                        self.emit_characters(sink, &self.buf[self.cur..self.cur + tmp]);
+                        self.emit_characters(
+                            sink,
+                            &self.input.buf[self.input.cur..self.input.cur + tmp],
+                        );
                     }
                     if self.state == State::Eof {
                         return false;
@@ -37,21 +43,24 @@ impl Core {
                 false
             }
             Some(base) => {
-                let tmp = check_cdata(&self.buf[self.cur..self.cur + base], true);
+                let tmp = check_cdata(&self.input.buf[self.input.cur..self.input.cur + base], true);
                 if tmp < 0 || tmp.unsigned_abs() as usize != base {
-                    self.cur += tmp.unsigned_abs() as usize;
+                    self.input.cur += tmp.unsigned_abs() as usize;
                     self.fatal(err::INVALID_CHAR);
                     return false;
                 }
                 if base == 0 {
                     if !self.disable_sax
-                        && self.cur >= 9
-                        && &self.buf[self.cur - 9..self.cur] == b"<![CDATA["
+                        && self.input.cur >= 9
+                        && &self.input.buf[self.input.cur - 9..self.input.cur] == b"<![CDATA["
                     {
                         self.emit_characters(sink, b"");
                     }
                 } else if !self.disable_sax {
-                    self.emit_characters(sink, &self.buf[self.cur..self.cur + base]);
+                    self.emit_characters(
+                        sink,
+                        &self.input.buf[self.input.cur..self.input.cur + base],
+                    );
                 }
                 if self.state == State::Eof {
                     return false;
@@ -80,18 +89,18 @@ impl Core {
         self.skip(4);
         self.shrink_macro();
         let mut buf: Vec<u8> = Vec::new();
-        let mut i = self.cur;
+        let mut i = self.input.cur;
         loop {
             if self.at(i) == 0xA {
                 while self.at(i) == 0xA {
-                    self.line += 1;
-                    self.col = 1;
+                    self.input.line += 1;
+                    self.input.col = 1;
                     i += 1;
                 }
             }
             // get_more
             loop {
-                let mut ccol = self.col;
+                let mut ccol = self.input.col;
                 loop {
                     let b = self.at(i);
                     if (b > b'-' && b <= 0x7F) || (0x20..b'-').contains(&b) || b == 0x09 {
@@ -101,40 +110,40 @@ impl Core {
                         break;
                     }
                 }
-                self.col = ccol;
+                self.input.col = ccol;
                 if self.at(i) == 0xA {
                     while self.at(i) == 0xA {
-                        self.line += 1;
-                        self.col = 1;
+                        self.input.line += 1;
+                        self.input.col = 1;
                         i += 1;
                     }
                     continue;
                 }
-                let n = i - self.cur;
+                let n = i - self.input.cur;
                 if n > 0 {
-                    buf.extend_from_slice(&self.buf[self.cur..i]);
+                    buf.extend_from_slice(&self.input.buf[self.input.cur..i]);
                 }
                 if buf.len() > MAX_TEXT_LENGTH {
                     self.fatal(err::COMMENT_NOT_FINISHED);
                     return;
                 }
-                self.cur = i;
+                self.input.cur = i;
                 if self.at(i) == 0xA {
                     i += 1;
-                    self.line += 1;
-                    self.col = 1;
+                    self.input.line += 1;
+                    self.input.col = 1;
                 }
                 if self.at(i) == 0xD && self.at(i + 1) == 0xA {
-                    self.cur = i + 1;
+                    self.input.cur = i + 1;
                     i += 2;
-                    self.line += 1;
-                    self.col = 1;
+                    self.input.line += 1;
+                    self.input.col = 1;
                     continue;
                 }
                 break;
             }
             self.shrink_macro();
-            i = self.cur;
+            i = self.input.cur;
             if self.at(i) == b'-' {
                 if self.at(i + 1) == b'-' {
                     if self.at(i + 2) == b'>' {
@@ -149,10 +158,10 @@ impl Core {
                         return;
                     }
                     i += 1;
-                    self.col += 1;
+                    self.input.col += 1;
                 }
                 i += 1;
-                self.col += 1;
+                self.input.col += 1;
                 continue;
             }
             let b = self.at(i);

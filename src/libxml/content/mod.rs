@@ -30,7 +30,7 @@ impl Core {
     pub(super) fn parse_name(&mut self) -> Option<Vec<u8>> {
         let mut own = Vec::new();
         match self.parse_name_at(&mut own)? {
-            Piece::Input(s, e) => Some(self.buf[s..e].to_vec()),
+            Piece::Input(s, e) => Some(self.input.buf[s..e].to_vec()),
             Piece::Own(..) => Some(own),
         }
     }
@@ -40,7 +40,7 @@ impl Core {
     fn parse_name_into(&mut self, out: &mut Vec<u8>) -> bool {
         match self.parse_name_at(out) {
             Some(Piece::Input(s, e)) => {
-                out.extend_from_slice(&self.buf[s..e]);
+                out.extend_from_slice(&self.input.buf[s..e]);
                 true
             }
             Some(Piece::Own(..)) => true,
@@ -53,14 +53,14 @@ impl Core {
     /// gives `None`.
     #[inline(always)]
     fn parse_name_at(&mut self, own: &mut Vec<u8>) -> Option<Piece> {
-        let start = self.cur;
+        let start = self.input.cur;
         let mut i = start;
         if is_ascii_name_start(self.at(i)) {
             i += 1;
-            i += self.buf[i..]
+            i += self.input.buf[i..]
                 .iter()
                 .position(|&b| !is_ascii_name_char(b))
-                .unwrap_or(self.buf.len() - i);
+                .unwrap_or(self.input.buf.len() - i);
             let b = self.at(i);
             if b > 0 && b < 0x80 {
                 let count = i - start;
@@ -68,8 +68,8 @@ impl Core {
                     self.fatal(err::NAME_TOO_LONG);
                     return None;
                 }
-                self.cur = i;
-                self.col += count as u64;
+                self.input.cur = i;
+                self.input.col += count as u64;
                 return Some(Piece::Input(start, i));
             }
         }
@@ -84,7 +84,7 @@ impl Core {
         if self.state == State::Eof {
             return None;
         }
-        let start = self.cur;
+        let start = self.input.cur;
         let (mut c, mut l) = self.cur_char();
         if !is_name_start(c) || (nc && c == u32::from(b':')) {
             return None;
@@ -102,34 +102,34 @@ impl Core {
             self.fatal(err::NAME_TOO_LONG);
             return None;
         }
-        let end = (start + len).min(self.buf.len());
-        Some(self.buf[start..end].to_vec())
+        let end = (start + len).min(self.input.buf.len());
+        Some(self.input.buf[start..end].to_vec())
     }
 
     /// `xmlParseNCName`.
     fn parse_ncname(&mut self) -> Option<Vec<u8>> {
-        let start = self.cur;
+        let start = self.input.cur;
         let mut i = start;
         let b = self.at(i);
-        if (b.is_ascii_alphabetic() || b == b'_') && i < self.buf.len() {
+        if (b.is_ascii_alphabetic() || b == b'_') && i < self.input.buf.len() {
             i += 1;
-            while i < self.buf.len() && {
-                let b = self.buf[i];
+            while i < self.input.buf.len() && {
+                let b = self.input.buf[i];
                 b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.'
             } {
                 i += 1;
             }
-            if i < self.buf.len() {
-                let b = self.buf[i];
+            if i < self.input.buf.len() {
+                let b = self.input.buf[i];
                 if b > 0 && b < 0x80 {
                     let count = i - start;
                     if count > MAX_NAME_LENGTH {
                         self.fatal(err::NAME_TOO_LONG);
                         return None;
                     }
-                    let name = self.buf[start..i].to_vec();
-                    self.cur = i;
-                    self.col += count as u64;
+                    let name = self.input.buf[start..i].to_vec();
+                    self.input.cur = i;
+                    self.input.col += count as u64;
                     return Some(name);
                 }
             }
@@ -139,7 +139,7 @@ impl Core {
 
     /// `xmlParseNmtoken` (used only for `QName` recovery).
     fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
-        let start = self.cur;
+        let start = self.input.cur;
         let (mut c, mut l) = self.cur_char();
         let mut any = false;
         while is_name_char(c) {
@@ -148,7 +148,7 @@ impl Core {
             (c, l) = self.cur_char();
         }
         if any {
-            Some(self.buf[start..self.cur.min(self.buf.len())].to_vec())
+            Some(self.input.buf[start..self.input.cur.min(self.input.buf.len())].to_vec())
         } else {
             None
         }

@@ -40,8 +40,8 @@ impl Core {
                 count += 1;
             }
             if self.raw() == b';' {
-                self.col += 1;
-                self.cur += 1;
+                self.input.col += 1;
+                self.input.cur += 1;
             }
         } else if self.raw() == b'&' && self.nxt(1) == b'#' {
             self.skip(2);
@@ -65,8 +65,8 @@ impl Core {
                 count += 1;
             }
             if self.raw() == b';' {
-                self.col += 1;
-                self.cur += 1;
+                self.input.col += 1;
+                self.input.cur += 1;
             }
         } else {
             self.fatal(err::INVALID_CHARREF);
@@ -92,7 +92,7 @@ impl Core {
                 return;
             }
             if !self.disable_sax {
-                if self.utf8 {
+                if self.input.utf8 {
                     // on the stack: no allocation for each reference
                     if let Some(ch) = char::from_u32(value) {
                         let mut tmp = [0u8; 4];
@@ -113,11 +113,11 @@ impl Core {
         {
             // What parse_entity_ref and compat.c's getEntity do with a
             // predefined entity in content, without looking it up.
-            let at = self.cur;
+            let at = self.input.cur;
             self.skip(len);
-            self.nb_entities += 1;
+            self.expansion.nb_entities += 1;
             if self.installed.default && !self.installed.character_data {
-                sink.default(&self.buf[at..at + len]);
+                sink.default(&self.input.buf[at..at + len]);
             } else if self.installed.character_data {
                 sink.character_data(&[value]);
             }
@@ -148,7 +148,7 @@ impl Core {
         }
         self.next_char();
         if predefined(&name).is_none() {
-            self.nb_entities += 1;
+            self.expansion.nb_entities += 1;
         }
         let found = self.compat_get_entity(sink, &name);
         if self.state == State::Eof {
@@ -156,7 +156,9 @@ impl Core {
         }
         match found {
             None => {
-                if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+                if self.dtd.standalone == 1
+                    || (!self.dtd.has_external_subset && !self.dtd.has_pe_refs)
+                {
                     self.fatal(err::UNDECLARED_ENTITY);
                 } else {
                     self.error(err::WAR_UNDECLARED_ENTITY);
@@ -170,7 +172,7 @@ impl Core {
                         self.fatal(err::ENTITY_IS_EXTERNAL);
                     }
                     k if self.sub == Sub::AttributeValue && k != EntityKind::Predefined => {
-                        let ent = self.entities.get(&name);
+                        let ent = self.dtd.entities.get(&name);
                         if let Some(e) = ent
                             && ((e.checked & 1) == 1 || e.checked == 0)
                             && e.content.contains(&b'<')
@@ -190,7 +192,7 @@ impl Core {
         if let Some(p) = predefined(name) {
             return Some(p);
         }
-        self.entities.get(name).cloned()
+        self.dtd.entities.get(name).cloned()
     }
 
     /// compat.c's `_get_entity`: returns the kind of the entity found.
@@ -199,7 +201,7 @@ impl Core {
         sink: Option<&mut S>,
         name: &[u8],
     ) -> Option<EntityKind> {
-        if self.in_subset != 0 {
+        if self.dtd.in_subset != 0 {
             return None;
         }
         let ent = self.find_entity(name);
@@ -224,8 +226,8 @@ impl Core {
                     {
                         // phpxml's own limit: PHP hands the replacement
                         // text over for every reference, without bound
-                        self.entity_text += e.content.len() as u64;
-                        if self.entity_text > MAX_ENTITY_TEXT {
+                        self.expansion.entity_text += e.content.len() as u64;
+                        if self.expansion.entity_text > MAX_ENTITY_TEXT {
                             self.fatal(err::ENTITY_LOOP);
                             self.state = State::Eof;
                             self.halted = true;
@@ -261,7 +263,7 @@ impl Core {
     /// makes them: after each reference, and each time its buffer would
     /// grow while a replacement text is copied in.
     pub(in crate::libxml) fn decode_entities(&mut self, s: &[u8]) -> Option<Vec<u8>> {
-        if self.depth > 40 {
+        if self.expansion.depth > 40 {
             self.fatal(err::ENTITY_LOOP);
             return None;
         }
@@ -298,9 +300,11 @@ impl Core {
                     }
                     continue;
                 }
-                self.nb_entities += 1;
-                let Some(e) = self.entities.get(&name) else {
-                    if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+                self.expansion.nb_entities += 1;
+                let Some(e) = self.dtd.entities.get(&name) else {
+                    if self.dtd.standalone == 1
+                        || (!self.dtd.has_external_subset && !self.dtd.has_pe_refs)
+                    {
                         self.fatal(err::UNDECLARED_ENTITY);
                     } else {
                         self.error(err::WAR_UNDECLARED_ENTITY);
@@ -319,17 +323,17 @@ impl Core {
                     self.fatal(err::LT_IN_ATTRIBUTE);
                 }
                 self.entity_check(Some(&name));
-                let Some(e) = self.entities.get(&name) else {
+                let Some(e) = self.dtd.entities.get(&name) else {
                     continue;
                 };
-                self.nb_entities += e.checked / 2;
+                self.expansion.nb_entities += e.checked / 2;
                 let content = e.content.clone();
-                self.depth += 1;
+                self.expansion.depth += 1;
                 let rep = self.decode_entities(&content);
-                self.depth -= 1;
+                self.expansion.depth -= 1;
                 let Some(rep) = rep else {
                     // libxml2 empties the entity (`ent->content[0] = 0`)
-                    if let Some(e) = self.entities.get_mut(&name) {
+                    if let Some(e) = self.dtd.entities.get_mut(&name) {
                         e.content.clear();
                     }
                     return None;
@@ -367,34 +371,34 @@ impl Core {
             if !matches!(
                 self.error_code,
                 err::UNDECLARED_ENTITY | err::WAR_UNDECLARED_ENTITY
-            ) || self.nb_entities <= 10_000
+            ) || self.expansion.nb_entities <= 10_000
             {
                 return false;
             }
             self.fatal(err::ENTITY_LOOP);
             return true;
         };
-        let Some(e) = self.entities.get_mut(name) else {
+        let Some(e) = self.dtd.entities.get_mut(name) else {
             return false;
         };
         if e.checked == 0 && e.kind != EntityKind::Predefined {
             e.checked = 1;
             let content = e.content.clone();
-            let before = self.nb_entities;
-            self.depth += 1;
+            let before = self.expansion.nb_entities;
+            self.expansion.depth += 1;
             let rep = self.decode_entities(&content);
-            self.depth -= 1;
-            let diff = (self.nb_entities - before + 1).min(i32::MAX as u64 / 2);
+            self.expansion.depth -= 1;
+            let diff = (self.expansion.nb_entities - before + 1).min(i32::MAX as u64 / 2);
             let looped = self.error_code == err::ENTITY_LOOP;
-            if let Some(e) = self.entities.get_mut(name) {
+            if let Some(e) = self.dtd.entities.get_mut(name) {
                 if rep.is_none() || looped {
                     e.content.clear();
                 }
                 e.checked = (diff * 2) | u64::from(rep.is_some_and(|r| r.contains(&b'<')));
             }
         }
-        let size = self.entities.get(name).map_or(0, |e| e.checked / 2);
-        let consumed = self.consumed + self.cur as u64;
+        let size = self.dtd.entities.get(name).map_or(0, |e| e.checked / 2);
+        let consumed = self.input.consumed + self.input.cur as u64;
         if size * 3 < consumed * 10 {
             return false;
         }
@@ -412,8 +416,8 @@ impl Core {
         if size < 1000 {
             return false;
         }
-        let consumed = self.consumed + self.cur as u64;
-        if (size as u64) < consumed * 10 && self.nb_entities * 3 < consumed * 10 {
+        let consumed = self.input.consumed + self.input.cur as u64;
+        if (size as u64) < consumed * 10 && self.expansion.nb_entities * 3 < consumed * 10 {
             return false;
         }
         self.fatal(err::ENTITY_LOOP);

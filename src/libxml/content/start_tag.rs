@@ -134,7 +134,7 @@ impl Core {
     /// do with it. Nothing done for any other tag.
     #[inline(always)]
     fn bare_start_tag(&mut self, sink: &mut impl Sax) -> Bare {
-        let s = &self.buf[self.cur..];
+        let s = &self.input.buf[self.input.cur..];
         if s.len() < 3
             || !is_ascii_name_start(s[1])
             || !self.pending_default_refs.is_empty()
@@ -157,11 +157,11 @@ impl Core {
                 Bare::Other
             };
         }
-        let mut name = self.name_pool.pop().unwrap_or_default();
+        let mut name = self.pools.name_pool.pop().unwrap_or_default();
         name.clear();
         append_short(&mut name, &s[1..][..len]);
-        self.cur += len + 2;
-        self.col += len as u64 + 2;
+        self.input.cur += len + 2;
+        self.input.col += len as u64 + 2;
         if !self.disable_sax {
             self.emit_start_bare(sink, &name);
         }
@@ -176,36 +176,37 @@ impl Core {
     /// `name_len` as in [`parse_start_tag`](Self::parse_start_tag).
     #[inline(never)]
     fn plain_start_tag(&mut self, sink: &mut impl Sax, name_len: usize) -> bool {
-        if self.in_subset != 0 || general_only() {
+        if self.dtd.in_subset != 0 || general_only() {
             return false;
         }
-        let mut atts = self.atts.take().unwrap_or_default();
+        let mut atts = self.pools.atts.take().unwrap_or_default();
         atts.clear();
-        let name_end = self.cur + 1 + name_len;
-        let col = self.col + 1 + name_len as u64;
-        let Some(tag) = scan_plain_attributes(&self.buf, name_end, col, self.utf8, &mut atts)
+        let name_end = self.input.cur + 1 + name_len;
+        let col = self.input.col + 1 + name_len as u64;
+        let Some(tag) =
+            scan_plain_attributes(&self.input.buf, name_end, col, self.input.utf8, &mut atts)
         else {
-            self.atts = Some(atts);
+            self.pools.atts = Some(atts);
             return false;
         };
         #[cfg(test)]
         super::PLAIN_TAGS.set(super::PLAIN_TAGS.get() + 1);
-        let mut name = self.name_pool.pop().unwrap_or_default();
+        let mut name = self.pools.name_pool.pop().unwrap_or_default();
         name.clear();
-        append_short(&mut name, &self.buf[self.cur + 1..name_end]);
+        append_short(&mut name, &self.input.buf[self.input.cur + 1..name_end]);
         // where the general path stands when it reports the start tag: on
         // the `>` or the `/` of `/>`
-        self.cur = tag.end;
-        self.line += tag.lines;
-        self.col = tag.col;
-        self.nb_entities += tag.entity_count;
+        self.input.cur = tag.end;
+        self.input.line += tag.lines;
+        self.input.col = tag.col;
+        self.expansion.nb_entities += tag.entity_count;
         if atts.len() > 0 {
             self.sub = Sub::None;
         }
         if !self.disable_sax {
             self.emit_start(sink, &name, &atts);
         }
-        self.atts = Some(atts);
+        self.pools.atts = Some(atts);
         if self.state == State::Eof {
             return true;
         }
@@ -226,12 +227,14 @@ impl Core {
         if self.raw() != b'<' {
             return None;
         }
-        let mut name = self.name_pool.pop().unwrap_or_default();
+        let mut name = self.pools.name_pool.pop().unwrap_or_default();
         name.clear();
         if name_len > 0 {
-            name.extend_from_slice(&self.buf[self.cur + 1..self.cur + 1 + name_len]);
-            self.cur += 1 + name_len;
-            self.col += 1 + name_len as u64;
+            name.extend_from_slice(
+                &self.input.buf[self.input.cur + 1..self.input.cur + 1 + name_len],
+            );
+            self.input.cur += 1 + name_len;
+            self.input.col += 1 + name_len as u64;
         } else {
             self.next1();
             if !self.parse_name_into(&mut name) {
@@ -248,15 +251,15 @@ impl Core {
             }
             return Some(name);
         }
-        let mut atts = self.atts.take().unwrap_or_default();
+        let mut atts = self.pools.atts.take().unwrap_or_default();
         atts.clear();
         while self.raw() != b'>'
             && (self.raw() != b'/' || self.nxt(1) != b'>')
             && is_byte_char(u32::from(self.raw()))
             && self.state != State::Eof
         {
-            let q = self.cur;
-            let cons = self.consumed;
+            let q = self.input.cur;
+            let cons = self.input.consumed;
             let (had_name, had_value) = self.parse_attribute(&mut atts);
             if self.raw() == b'>' || (self.raw() == b'/' && self.nxt(1) == b'>') {
                 break;
@@ -264,7 +267,7 @@ impl Core {
             if self.skip_blanks() == 0 {
                 self.fatal(err::SPACE_REQUIRED);
             }
-            if cons == self.consumed && q == self.cur && !had_name && !had_value {
+            if cons == self.input.consumed && q == self.input.cur && !had_name && !had_value {
                 self.fatal(err::INTERNAL_ERROR);
                 break;
             }
@@ -273,7 +276,7 @@ impl Core {
         if !self.disable_sax {
             self.emit_start(sink, &name, &atts);
         }
-        self.atts = Some(atts);
+        self.pools.atts = Some(atts);
         Some(name)
     }
 
@@ -315,7 +318,7 @@ impl Core {
             let value = self.parse_att_value_at(false, &mut atts.bytes);
             self.sub = Sub::None;
             if let Some(value) = value {
-                if atts.contains_name(&self.buf, name) {
+                if atts.contains_name(&self.input.buf, name) {
                     self.fatal(err::ATTRIBUTE_REDEFINED);
                 } else {
                     atts.spans.push((name, value));
@@ -355,8 +358,8 @@ impl Core {
             && is_byte_char(u32::from(self.raw()))
             && self.state != State::Eof
         {
-            let q = self.cur;
-            let cons = self.consumed;
+            let q = self.input.cur;
+            let cons = self.input.consumed;
             let mut had_name = false;
             let mut had_value = false;
             match self.parse_qname() {
@@ -391,14 +394,14 @@ impl Core {
                 self.fatal(err::SPACE_REQUIRED);
                 break;
             }
-            if cons == self.consumed && q == self.cur && !had_name && !had_value {
+            if cons == self.input.consumed && q == self.input.cur && !had_name && !had_value {
                 self.fatal(err::INTERNAL_ERROR);
                 break;
             }
         }
         // defaulted attributes from the DTD
         let key = qname_key(prefix.as_deref(), &local);
-        if let Some(defs) = self.defaults.get(&key).cloned() {
+        if let Some(defs) = self.dtd.defaults.get(&key).cloned() {
             for d in defs {
                 if d.prefix.is_none() && d.local == b"xmlns" {
                     continue;
@@ -575,11 +578,11 @@ impl Core {
         att: &[u8],
         aprefix: Option<&[u8]>,
     ) -> bool {
-        if self.special.is_empty() {
+        if self.dtd.special.is_empty() {
             return false;
         }
         let k = (qname_key(eprefix, elem), qname_key(aprefix, att));
-        self.special.contains(&k)
+        self.dtd.special.contains(&k)
     }
 }
 

@@ -11,22 +11,23 @@ use super::plain_prefix;
 impl Core {
     /// `xmlParseCharData(ctxt, 0)`.
     pub(in crate::libxml) fn parse_char_data(&mut self, sink: &mut impl Sax) {
-        let mut line = self.line;
-        let mut col = self.col;
-        let mut i = self.cur;
+        let mut line = self.input.line;
+        let mut col = self.input.col;
+        let mut i = self.input.cur;
         loop {
             // get_more_space
             loop {
                 let spaces = self
+                    .input
                     .buf
                     .get(i..)
                     .map_or(0, |rest| rest.iter().take_while(|&&b| b == 0x20).count());
                 i += spaces;
-                self.col += spaces as u64;
+                self.input.col += spaces as u64;
                 if self.at(i) == 0xA {
                     while self.at(i) == 0xA {
-                        self.line += 1;
-                        self.col = 1;
+                        self.input.line += 1;
+                        self.input.col = 1;
                         i += 1;
                     }
                     continue;
@@ -34,23 +35,23 @@ impl Core {
                 break;
             }
             if self.at(i) == b'<' {
-                let n = i - self.cur;
+                let n = i - self.input.cur;
                 if n > 0 {
-                    let s = self.cur;
-                    self.cur = i;
-                    self.emit_characters(sink, &self.buf[s..i]);
+                    let s = self.input.cur;
+                    self.input.cur = i;
+                    self.emit_characters(sink, &self.input.buf[s..i]);
                 }
                 return;
             }
             // get_more
             loop {
-                let run = plain_text_prefix(&self.buf[i.min(self.buf.len())..]);
+                let run = plain_text_prefix(&self.input.buf[i.min(self.input.buf.len())..]);
                 i += run;
-                self.col += run as u64;
+                self.input.col += run as u64;
                 if self.at(i) == 0xA {
                     while self.at(i) == 0xA {
-                        self.line += 1;
-                        self.col = 1;
+                        self.input.line += 1;
+                        self.input.col = 1;
                         i += 1;
                     }
                     continue;
@@ -58,34 +59,34 @@ impl Core {
                 if self.at(i) == b']' {
                     if self.at(i + 1) == b']' && self.at(i + 2) == b'>' {
                         self.fatal(err::MISPLACED_CDATA_END);
-                        self.cur = i + 1;
+                        self.input.cur = i + 1;
                         return;
                     }
                     i += 1;
-                    self.col += 1;
+                    self.input.col += 1;
                     continue;
                 }
                 break;
             }
-            let n = i - self.cur;
+            let n = i - self.input.cur;
             if n > 0 {
-                let s = self.cur;
+                let s = self.input.cur;
                 if is_blank(self.raw()) {
-                    self.cur = i;
+                    self.input.cur = i;
                 }
-                self.emit_characters(sink, &self.buf[s..i]);
-                line = self.line;
-                col = self.col;
+                self.emit_characters(sink, &self.input.buf[s..i]);
+                line = self.input.line;
+                col = self.input.col;
                 if self.state != State::Content {
                     return;
                 }
             }
-            self.cur = i;
+            self.input.cur = i;
             if self.at(i) == 0xD && self.at(i + 1) == 0xA {
-                self.cur = i + 1;
+                self.input.cur = i + 1;
                 i += 2;
-                self.line += 1;
-                self.col = 1;
+                self.input.line += 1;
+                self.input.col = 1;
                 // `continue` of libxml2's do-while: the condition is tested
                 let b = self.at(i);
                 if (0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A {
@@ -96,14 +97,14 @@ impl Core {
             if self.at(i) == b'<' || self.at(i) == b'&' {
                 return;
             }
-            i = self.cur;
+            i = self.input.cur;
             let b = self.at(i);
             if !((0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A) {
                 break;
             }
         }
-        self.line = line;
-        self.col = col;
+        self.input.line = line;
+        self.input.col = col;
         self.parse_char_data_complex(sink);
     }
 
@@ -114,7 +115,7 @@ impl Core {
     /// themselves ([`plain_text_run`](Self::plain_text_run)) are copied in one go; every other
     /// character takes libxml2's one-at-a-time path.
     fn parse_char_data_complex(&mut self, sink: &mut impl Sax) {
-        let mut buf = std::mem::take(&mut self.text_buf);
+        let mut buf = std::mem::take(&mut self.pools.text_buf);
         buf.clear();
         // The characters the loop takes as they are, taken before it looks
         // at the first one.
@@ -127,7 +128,7 @@ impl Core {
                 }
                 buf.clear();
                 if self.state != State::Content {
-                    self.text_buf = buf;
+                    self.pools.text_buf = buf;
                     return;
                 }
             }
@@ -145,7 +146,7 @@ impl Core {
         if !buf.is_empty() && !self.disable_sax {
             self.emit_characters(sink, &buf);
         }
-        self.text_buf = buf;
+        self.pools.text_buf = buf;
         if c != 0 && !is_char(c) {
             self.fatal(err::INVALID_CHAR);
             self.nextl(l);
@@ -159,20 +160,20 @@ impl Core {
     /// [`BIG_BUFFER_SIZE`], moving the cursor, line and column as `NEXTL`
     /// does. Stops before anything else.
     fn plain_text_run(&mut self, buf: &mut Vec<u8>) {
-        let start = self.cur;
+        let start = self.input.cur;
         let Some(room) = BIG_BUFFER_SIZE.checked_sub(buf.len()).filter(|&r| r > 0) else {
             return;
         };
         // A character is taken while the piece is shorter than
         // BIG_BUFFER_SIZE, i.e. while it starts before `end`.
-        let end = self.buf.len().min(start + room);
-        let run = text_run(&self.buf, start, end, self.utf8);
-        buf.extend_from_slice(&self.buf[start..run.at]);
-        self.cur = run.at;
-        self.line += run.lines;
+        let end = self.input.buf.len().min(start + room);
+        let run = text_run(&self.input.buf, start, end, self.input.utf8);
+        buf.extend_from_slice(&self.input.buf[start..run.at]);
+        self.input.cur = run.at;
+        self.input.line += run.lines;
         // The column counts characters: bytes less continuation bytes.
-        let col_base = if run.lines > 0 { 1 } else { self.col };
-        self.col = col_base + (run.at - run.line_start - run.extra) as u64;
+        let col_base = if run.lines > 0 { 1 } else { self.input.col };
+        self.input.col = col_base + (run.at - run.line_start - run.extra) as u64;
     }
 }
 
