@@ -1,6 +1,6 @@
 //! Element content, with libxml2 2.9.14's error numbers and position
 //! counting: one file per construct, as the push loop
-//! (`xmlParseTryOrFinish`, in the parent module) dispatches to them.
+//! (`xmlParseTryOrFinish`, in `input.rs`) dispatches to them.
 //! Here are names (`xmlParseName` & co) and what several constructs share.
 
 mod attribute;
