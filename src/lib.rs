@@ -269,7 +269,6 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 
 pub mod decode;
 pub mod json;
-#[allow(dead_code)] // parts of libxml2's behaviour the core does not reach yet
 mod libxml;
 mod php;
 pub mod report;

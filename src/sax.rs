@@ -7,25 +7,12 @@
 //! it converts to the target encoding, folds case, skips tag starts,
 //! builds `xml_parse_into_struct()`'s arrays and calls the user's handlers.
 
-/// Which PHP handlers have been set on the parser (`xml_set_*_handler()`,
-/// even to `null`) or installed by `xml_parse_into_struct()`.
-///
-/// libxml2's compat layer routes events by what is set: for example text
-/// goes to the default handler only when no character-data handler is set,
-/// and comments reach only the default handler.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)] // one flag per PHP handler
-pub(crate) struct Installed {
-    pub element: bool,
-    pub character_data: bool,
-    pub processing_instruction: bool,
-    pub default: bool,
-    pub unparsed_entity_decl: bool,
-    pub notation_decl: bool,
-    pub external_entity_ref: bool,
-    pub start_namespace_decl: bool,
-    pub end_namespace_decl: bool,
-}
+/// Which PHP handlers are set: the public [`HandlerSet`], which the core
+/// takes as it is. libxml2's compat layer routes events by what is set:
+/// for example text goes to the default handler only when no
+/// character-data handler is set, and comments reach only the default
+/// handler.
+pub(crate) use crate::php::HandlerSet;
 
 /// One attribute of a start tag: name and value as UTF-8 bytes, the value
 /// normalized and entity-expanded.
@@ -35,7 +22,7 @@ pub(crate) type Attribute<'a> = (&'a [u8], &'a [u8]);
 /// `_xml_*_handler` functions. All strings are UTF-8 as libxml2 gives them;
 /// `None` is a NULL pointer (PHP turns it into `false`).
 ///
-/// The core calls a method only when compat.c would, given [`Installed`]:
+/// The core calls a method only when compat.c would, given [`HandlerSet`]:
 /// it never calls `default` for text while a character-data handler is set,
 /// and never calls `end_namespace_decl` (libxml2 never does).
 pub(crate) trait Sax {

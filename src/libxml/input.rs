@@ -16,13 +16,13 @@ impl Core {
     /// Byte at `cur + k`, or 0 past the end (libxml2 buffers end in NUL).
     #[inline]
     pub(super) fn nxt(&self, k: usize) -> u8 {
-        self.buf.get(self.cur + k).copied().unwrap_or(0)
+        self.input.buf.get(self.input.cur + k).copied().unwrap_or(0)
     }
 
     /// Byte at absolute buffer index `i`, or 0.
     #[inline]
     pub(super) fn at(&self, i: usize) -> u8 {
-        self.buf.get(i).copied().unwrap_or(0)
+        self.input.buf.get(i).copied().unwrap_or(0)
     }
 
     #[inline]
@@ -31,48 +31,48 @@ impl Core {
     }
 
     pub(super) fn avail(&self) -> usize {
-        self.buf.len().saturating_sub(self.cur)
+        self.input.buf.len().saturating_sub(self.input.cur)
     }
 
     /// Whether the cursor is at the end of the buffer.
     pub(super) fn at_end(&self) -> bool {
-        self.cur >= self.buf.len()
+        self.input.cur >= self.input.buf.len()
     }
 
     /// `SKIP(n)`: advance bytes, column by the same.
     pub(super) fn skip(&mut self, n: usize) {
-        self.cur += n;
-        self.col += n as u64;
+        self.input.cur += n;
+        self.input.col += n as u64;
     }
 
     /// `SKIPL(n)`: advance bytes, counting lines.
     pub(super) fn skipl(&mut self, n: usize) {
         for _ in 0..n {
             if self.raw() == b'\n' {
-                self.line += 1;
-                self.col = 1;
+                self.input.line += 1;
+                self.input.col = 1;
             } else {
-                self.col += 1;
+                self.input.col += 1;
             }
-            self.cur += 1;
+            self.input.cur += 1;
         }
     }
 
     /// `NEXTL(l)`: advance over a character of `l` bytes.
     pub(super) fn nextl(&mut self, l: usize) {
         if self.raw() == b'\n' {
-            self.line += 1;
-            self.col = 1;
+            self.input.line += 1;
+            self.input.col = 1;
         } else {
-            self.col += 1;
+            self.input.col += 1;
         }
-        self.cur += l;
+        self.input.cur += l;
     }
 
     /// `NEXT1`.
     pub(super) fn next1(&mut self) {
-        self.col += 1;
-        self.cur += 1;
+        self.input.col += 1;
+        self.input.cur += 1;
     }
 
     /// `xmlCurrentChar`: the character at the cursor and its length. A
@@ -87,7 +87,7 @@ impl Core {
         if (0x20..=0x7F).contains(&c) {
             return (u32::from(c), 1);
         }
-        if self.utf8 && c & 0x80 != 0 {
+        if self.input.utf8 && c & 0x80 != 0 {
             let avail = self.avail();
             let b1 = self.nxt(1);
             let bad = 'dec: {
@@ -141,20 +141,20 @@ impl Core {
                 return (0, 0);
             }
             self.fatal(err::INVALID_CHAR);
-            self.utf8 = false;
+            self.input.utf8 = false;
             return (u32::from(c), 1);
         }
         if c == 0 {
             // "Char 0x0 out of allowed range" is raised only while the
             // input is read as UTF-8, not after an encoding error
-            if self.utf8 && !self.at_end() {
+            if self.input.utf8 && !self.at_end() {
                 self.fatal(err::INVALID_CHAR);
             }
             return (0, 1);
         }
         if c == 0xD {
             if self.nxt(1) == 0xA {
-                self.cur += 1;
+                self.input.cur += 1;
             }
             return (0xA, 1);
         }
@@ -168,12 +168,12 @@ impl Core {
             return;
         }
         if self.raw() == b'\n' {
-            self.line += 1;
-            self.col = 1;
+            self.input.line += 1;
+            self.input.col = 1;
         } else {
-            self.col += 1;
+            self.input.col += 1;
         }
-        if self.utf8 {
+        if self.input.utf8 {
             let c = self.raw();
             if c & 0x80 != 0 {
                 let b1 = self.nxt(1);
@@ -196,12 +196,12 @@ impl Core {
                                 | (u32::from(b1 & 0x3F) << 12)
                                 | (u32::from(b2 & 0x3F) << 6)
                                 | u32::from(b3 & 0x3F);
-                            self.cur += 4;
+                            self.input.cur += 4;
                         } else {
                             val = (u32::from(c & 0xF) << 12)
                                 | (u32::from(b1 & 0x3F) << 6)
                                 | u32::from(b2 & 0x3F);
-                            self.cur += 3;
+                            self.input.cur += 3;
                         }
                         if (0xD800..0xE000).contains(&val)
                             || (0xFFFE..0x10000).contains(&val)
@@ -210,19 +210,19 @@ impl Core {
                             self.fatal(err::INVALID_CHAR);
                         }
                     } else {
-                        self.cur += 2;
+                        self.input.cur += 2;
                     }
                     false
                 };
                 if enc_err {
                     self.fatal(err::INVALID_CHAR);
-                    self.utf8 = false;
-                    self.cur += 1;
+                    self.input.utf8 = false;
+                    self.input.cur += 1;
                 }
                 return;
             }
         }
-        self.cur += 1;
+        self.input.cur += 1;
     }
 
     /// `SKIP_BLANKS` in document content (fast path): returns how many.
@@ -230,12 +230,12 @@ impl Core {
         let mut n = 0;
         while is_blank(self.raw()) {
             if self.raw() == b'\n' {
-                self.line += 1;
-                self.col = 1;
+                self.input.line += 1;
+                self.input.col = 1;
             } else {
-                self.col += 1;
+                self.input.col += 1;
             }
-            self.cur += 1;
+            self.input.cur += 1;
             n += 1;
         }
         n
@@ -243,7 +243,9 @@ impl Core {
 
     /// `SHRINK` (only acts while `progressive` is off, i.e. in the prolog).
     pub(super) fn shrink_macro(&mut self) {
-        if self.progressive == Progressive::Off && self.cur > 500 && self.buf.len() - self.cur < 500
+        if self.progressive == Progressive::Off
+            && self.input.cur > 500
+            && self.input.buf.len() - self.input.cur < 500
         {
             self.shrink_input();
         }
@@ -251,12 +253,12 @@ impl Core {
 
     /// `xmlParserInputShrink`: drop all but 80 bytes before the cursor.
     pub(super) fn shrink_input(&mut self) {
-        let used = self.cur;
+        let used = self.input.cur;
         if used > 250 {
             let n = used - 80;
-            self.buf.drain(..n);
-            self.cur -= n;
-            self.consumed += n as u64;
+            self.input.buf.drain(..n);
+            self.input.cur -= n;
+            self.input.consumed += n as u64;
             self.lasts_shift(n);
         }
     }
@@ -265,24 +267,24 @@ impl Core {
     /// encoding requires).
     /// False when the conversion failed.
     pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) -> bool {
-        let old = self.buf.len();
-        let ok = if self.enc.mode == Mode::Utf8 && !self.enc.has_pending() {
+        let old = self.input.buf.len();
+        let ok = if self.input.enc.mode == Mode::Utf8 && !self.input.enc.has_pending() {
             if let [b] = raw {
-                self.buf.push(*b);
+                self.input.buf.push(*b);
             } else {
-                self.buf.extend_from_slice(raw);
+                self.input.buf.extend_from_slice(raw);
             }
             true
         } else {
-            let mut out = std::mem::take(&mut self.buf);
-            let ok = self.enc.convert(raw, &mut out, flush);
-            self.buf = out;
+            let mut out = std::mem::take(&mut self.input.buf);
+            let ok = self.input.enc.convert(raw, &mut out, flush);
+            self.input.buf = out;
             ok
         };
         self.lasts_append(old);
-        if !ok && !self.enc_error_reported {
-            self.enc_error_reported = true;
-            self.pending_enc_error = true;
+        if !ok && !self.input.enc_error_reported {
+            self.input.enc_error_reported = true;
+            self.input.pending_enc_error = true;
         }
         ok
     }
@@ -292,33 +294,33 @@ impl Core {
     /// Updates the remembered last `<` and the quote-aware `>` after it with
     /// the bytes appended from `from` on.
     pub(super) fn lasts_append(&mut self, from: usize) {
-        if self.buf.len() == from + 1 {
+        if self.input.buf.len() == from + 1 {
             self.lasts_append_byte(from);
             return;
         }
-        let last_lt_new = self.buf[from..].iter().rposition(|&b| b == b'<');
-        let last_gt_new = self.buf[from..].iter().rposition(|&b| b == b'>');
+        let last_lt_new = self.input.buf[from..].iter().rposition(|&b| b == b'<');
+        let last_gt_new = self.input.buf[from..].iter().rposition(|&b| b == b'>');
         if let Some(p) = last_lt_new {
             let abs = from + p;
             // last '>' before the new last '<'
-            let before = self.buf[from..from + p]
+            let before = self.input.buf[from..from + p]
                 .iter()
                 .rposition(|&b| b == b'>')
                 .map(|q| from + q);
             if let Some(q) = before {
-                self.gt_before_lt = Some(q);
-            } else if let Some(g) = self.last_gt_any {
-                self.gt_before_lt = Some(g);
+                self.lookahead.gt_before_lt = Some(q);
+            } else if let Some(g) = self.lookahead.last_gt_any {
+                self.lookahead.gt_before_lt = Some(g);
             }
-            self.last_lt = Some(abs);
-            self.gt_scan = ElementParser::default();
-            self.gt_after_lt = None;
+            self.lookahead.last_lt = Some(abs);
+            self.lookahead.gt_scan = ElementParser::default();
+            self.lookahead.gt_after_lt = None;
             self.scan_gt_from(abs + 1);
-        } else if self.last_lt.is_some() && self.gt_after_lt.is_none() {
+        } else if self.lookahead.last_lt.is_some() && self.lookahead.gt_after_lt.is_none() {
             self.scan_gt_from(from);
         }
         if let Some(q) = last_gt_new {
-            self.last_gt_any = Some(from + q);
+            self.lookahead.last_gt_any = Some(from + q);
         }
     }
 
@@ -326,24 +328,24 @@ impl Core {
     /// last of the buffer (one-byte feeding).
     #[inline(always)]
     pub(super) fn lasts_append_byte(&mut self, at: usize) {
-        match self.buf[at] {
+        match self.input.buf[at] {
             b'<' => {
-                if let Some(g) = self.last_gt_any {
-                    self.gt_before_lt = Some(g);
+                if let Some(g) = self.lookahead.last_gt_any {
+                    self.lookahead.gt_before_lt = Some(g);
                 }
-                self.last_lt = Some(at);
-                self.gt_scan = ElementParser::default();
-                self.gt_after_lt = None;
+                self.lookahead.last_lt = Some(at);
+                self.lookahead.gt_scan = ElementParser::default();
+                self.lookahead.gt_after_lt = None;
             }
             b @ (b'>' | b'"' | b'\'') => {
-                if self.last_lt.is_some()
-                    && self.gt_after_lt.is_none()
-                    && step_gt_scan(&mut self.gt_scan, &[b]).is_some()
+                if self.lookahead.last_lt.is_some()
+                    && self.lookahead.gt_after_lt.is_none()
+                    && step_gt_scan(&mut self.lookahead.gt_scan, &[b]).is_some()
                 {
-                    self.gt_after_lt = Some(at);
+                    self.lookahead.gt_after_lt = Some(at);
                 }
                 if b == b'>' {
-                    self.last_gt_any = Some(at);
+                    self.lookahead.last_gt_any = Some(at);
                 }
             }
             _ => {}
@@ -352,18 +354,18 @@ impl Core {
 
     #[inline]
     fn scan_gt_from(&mut self, from: usize) {
-        if from >= self.buf.len() {
+        if from >= self.input.buf.len() {
             return;
         }
-        let new = &self.buf[from..];
+        let new = &self.input.buf[from..];
         let found = if new.len() < 16 {
             // Short appends (one-byte feeding): without the memchr set-up.
-            step_gt_scan(&mut self.gt_scan, new)
+            step_gt_scan(&mut self.lookahead.gt_scan, new)
         } else {
-            self.gt_scan.feed(new)
+            self.lookahead.gt_scan.feed(new)
         };
         if let Some(i) = found {
-            self.gt_after_lt = Some(from + i);
+            self.lookahead.gt_after_lt = Some(from + i);
         }
     }
 
@@ -374,16 +376,17 @@ impl Core {
                 _ => None,
             }
         };
-        sh(&mut self.last_lt);
-        sh(&mut self.gt_after_lt);
-        sh(&mut self.gt_before_lt);
-        sh(&mut self.last_gt_any);
-        self.dtd_rescan = self
+        sh(&mut self.lookahead.last_lt);
+        sh(&mut self.lookahead.gt_after_lt);
+        sh(&mut self.lookahead.gt_before_lt);
+        sh(&mut self.lookahead.last_gt_any);
+        self.lookahead.dtd_rescan = self
+            .lookahead
             .dtd_rescan
             .and_then(|(p, q)| p.checked_sub(n).map(|p| (p, q)));
-        if self.last_lt.is_none() {
-            self.gt_after_lt = None;
-            self.gt_before_lt = None;
+        if self.lookahead.last_lt.is_none() {
+            self.lookahead.gt_after_lt = None;
+            self.lookahead.gt_before_lt = None;
         }
     }
 
@@ -392,11 +395,11 @@ impl Core {
         if self.progressive == Progressive::Off {
             return (None, None);
         }
-        match self.last_lt {
+        match self.lookahead.last_lt {
             None => (None, None),
-            Some(lt) => match self.gt_after_lt {
+            Some(lt) => match self.lookahead.gt_after_lt {
                 Some(g) => (Some(lt), Some(g)),
-                None => (Some(lt), self.gt_before_lt.filter(|&g| g < lt)),
+                None => (Some(lt), self.lookahead.gt_before_lt.filter(|&g| g < lt)),
             },
         }
     }
@@ -404,12 +407,12 @@ impl Core {
     /// `xmlParseLookupSequence`: offset from the cursor of the first match
     /// of 1–3 bytes, remembering how far it looked.
     pub(super) fn lookup(&mut self, seq: &[u8]) -> Option<usize> {
-        let mut base = self.cur.max(self.check_index);
-        let len = self.buf.len().saturating_sub(seq.len() - 1);
+        let mut base = self.input.cur.max(self.check_index);
+        let len = self.input.buf.len().saturating_sub(seq.len() - 1);
         while base < len {
-            if self.buf[base] == seq[0] && self.buf[base..base + seq.len()] == *seq {
+            if self.input.buf[base] == seq[0] && self.input.buf[base..base + seq.len()] == *seq {
                 self.check_index = 0;
-                return Some(base - self.cur);
+                return Some(base - self.input.cur);
             }
             base += 1;
         }
@@ -424,7 +427,7 @@ impl Core {
         if terminate {
             true
         } else if self.progressive != Progressive::Off {
-            lastgt.is_some_and(|g| self.cur < g)
+            lastgt.is_some_and(|g| self.input.cur < g)
         } else {
             self.lookup(b">").is_some()
         }
@@ -446,7 +449,7 @@ impl Core {
     /// is dropped.
     #[inline]
     pub(super) fn shrink_consumed(&mut self) {
-        if self.cur > 4096 {
+        if self.input.cur > 4096 {
             self.shrink_input();
             self.check_index = 0;
         }
@@ -461,8 +464,8 @@ impl Core {
             if self.error_code != 0 && self.disable_sax {
                 return;
             }
-            if self.pending_enc_error && self.state != State::Start {
-                self.pending_enc_error = false;
+            if self.input.pending_enc_error && self.state != State::Start {
+                self.input.pending_enc_error = false;
                 // the converter failed: libxml2 reports it when it next reads
                 if self.avail() == 0 {
                     self.fatal(err::INVALID_ENCODING);
@@ -538,7 +541,7 @@ impl Core {
                     }
                     let c = self.nxt(0);
                     let n = self.nxt(1);
-                    let (test, cons) = (self.cur, self.consumed);
+                    let (test, cons) = (self.input.cur, self.input.consumed);
                     if c == b'<' && n == b'/' {
                         // The END_TAG case at once, as the loop would run it
                         // next (nothing its first checks test has changed).
@@ -570,10 +573,10 @@ impl Core {
                         if avail < 4 {
                             return;
                         }
-                        let save = self.cur;
-                        self.cur += 4;
+                        let save = self.input.cur;
+                        self.input.cur += 4;
                         let term = self.lookup(b"-->");
-                        self.cur = save;
+                        self.input.cur = save;
                         if !terminate && term.is_none() {
                             self.progressive = Progressive::Comment;
                             return;
@@ -583,7 +586,9 @@ impl Core {
                             self.state = State::Content;
                         }
                         self.progressive = Progressive::On;
-                    } else if c == b'<' && self.buf[self.cur..].starts_with(b"<![CDATA[") {
+                    } else if c == b'<'
+                        && self.input.buf[self.input.cur..].starts_with(b"<![CDATA[")
+                    {
                         self.skip(9);
                         self.state = State::CData;
                         continue;
@@ -598,7 +603,7 @@ impl Core {
                         if avail < BIG_BUFFER_SIZE && !terminate {
                             if self.progressive != Progressive::Off {
                                 match lastlt {
-                                    Some(l) if self.cur <= l => {}
+                                    Some(l) if self.input.cur <= l => {}
                                     _ => return,
                                 }
                             } else if self.lookup(b"<").is_none() {
@@ -611,7 +616,7 @@ impl Core {
                     if self.state == State::Eof {
                         return;
                     }
-                    if cons == self.consumed && test == self.cur {
+                    if cons == self.input.consumed && test == self.input.cur {
                         self.fatal(err::INTERNAL_ERROR);
                         self.halt();
                         return;
@@ -670,13 +675,13 @@ impl Core {
                         }
                     } else if st == State::Misc
                         && c == b'<'
-                        && self.buf[self.cur..].starts_with(b"<!DOCTYPE")
+                        && self.input.buf[self.input.cur..].starts_with(b"<!DOCTYPE")
                     {
                         if !terminate && self.lookup(b">").is_none() {
                             self.progressive = Progressive::Dtd;
                             return;
                         }
-                        self.in_subset = 1;
+                        self.dtd.in_subset = 1;
                         self.progressive = Progressive::Off;
                         self.check_index = 0;
                         self.parse_doctype_decl(sink);
@@ -686,7 +691,7 @@ impl Core {
                         if self.raw() == b'[' {
                             self.state = State::Dtd;
                         } else {
-                            self.in_subset = 0;
+                            self.dtd.in_subset = 0;
                             self.state = State::Prolog;
                         }
                     } else if c == b'<'
@@ -719,7 +724,7 @@ impl Core {
     fn detect_encoding(&mut self) {
         let s = [self.nxt(0), self.nxt(1), self.nxt(2), self.nxt(3)];
         if s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF {
-            self.cur += 3;
+            self.input.cur += 3;
         } else if (s[0] == 0xFF && s[1] == 0xFE)
             || (s[0] == 0xFE && s[1] == 0xFF)
             || s == [0x3C, 0, 0x3F, 0]
@@ -727,14 +732,14 @@ impl Core {
         {
             let le = s[0] == 0xFF || s[0] == 0x3C;
             let skip = if s[0] == 0xFF || s[0] == 0xFE { 2 } else { 0 };
-            let raw = self.buf.split_off(self.cur + skip);
-            self.buf.clear();
-            self.cur = 0;
-            self.enc.mode = if le { Mode::Utf16Le } else { Mode::Utf16Be };
-            self.last_lt = None;
-            self.gt_after_lt = None;
-            self.gt_before_lt = None;
-            self.last_gt_any = None;
+            let raw = self.input.buf.split_off(self.input.cur + skip);
+            self.input.buf.clear();
+            self.input.cur = 0;
+            self.input.enc.mode = if le { Mode::Utf16Le } else { Mode::Utf16Be };
+            self.lookahead.last_lt = None;
+            self.lookahead.gt_after_lt = None;
+            self.lookahead.gt_before_lt = None;
+            self.lookahead.last_gt_any = None;
             self.push_input(&raw, false);
         }
     }
@@ -743,18 +748,18 @@ impl Core {
     /// `xmlSwitchToEncoding`): bytes after the cursor are reconverted and
     /// the buffer restarts at the cursor.
     pub(super) fn switch_encoding(&mut self, mode: Mode) {
-        if self.enc.mode != Mode::Utf8 {
+        if self.input.enc.mode != Mode::Utf8 {
             return;
         }
-        let raw = self.buf.split_off(self.cur);
-        self.buf.clear();
-        self.cur = 0;
+        let raw = self.input.buf.split_off(self.input.cur);
+        self.input.buf.clear();
+        self.input.cur = 0;
         self.check_index = 0;
-        self.enc.mode = mode;
-        self.last_lt = None;
-        self.gt_after_lt = None;
-        self.gt_before_lt = None;
-        self.last_gt_any = None;
+        self.input.enc.mode = mode;
+        self.lookahead.last_lt = None;
+        self.lookahead.gt_after_lt = None;
+        self.lookahead.gt_before_lt = None;
+        self.lookahead.last_gt_any = None;
         self.push_input(&raw, false);
         let _ = Level::None;
     }

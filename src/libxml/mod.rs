@@ -10,29 +10,32 @@
 //! a time is scanned once, not once per byte.
 //!
 //! Layout: [`input`] holds the buffer, cursor and position counting;
-//! [`content`] the element content (tags, text, references, comments, PIs);
+//! [`content`] the element content, one file per construct (start and end
+//! tags, attribute values, text, references, comments, PIs and CDATA);
 //! [`prolog`] the XML declaration, DOCTYPE and internal subset; [`chars`]
-//! the character classes.
+//! the character classes; [`keyset`] duplicate attribute names.
 
 mod chars;
 mod content;
 mod encoding;
 mod input;
+pub(crate) mod keyset;
 mod prolog;
 #[cfg(test)]
 mod tests;
 
 use std::collections::{HashMap, HashSet};
+
+use keyset::KeySet;
 use std::sync::Arc;
 
-use crate::sax::{Installed, Sax};
+use crate::sax::{HandlerSet, Sax};
 
 /// libxml2 error numbers used by the core (`xmlParserErrors`).
 #[allow(missing_docs)]
 pub(crate) mod err {
     pub const INTERNAL_ERROR: i32 = 1;
     pub const NO_MEMORY: i32 = 2;
-    pub const DOCUMENT_START: i32 = 3;
     pub const DOCUMENT_EMPTY: i32 = 4;
     pub const DOCUMENT_END: i32 = 5;
     pub const INVALID_HEX_CHARREF: i32 = 6;
@@ -44,13 +47,10 @@ pub(crate) mod err {
     pub const ENTITYREF_SEMICOL_MISSING: i32 = 23;
     pub const UNDECLARED_ENTITY: i32 = 26;
     pub const WAR_UNDECLARED_ENTITY: i32 = 27;
-    pub const UNPARSED_ENTITY: i32 = 28;
     pub const ENTITY_IS_EXTERNAL: i32 = 29;
-    pub const ENTITY_IS_PARAMETER: i32 = 30;
     pub const UNSUPPORTED_ENCODING: i32 = 32;
     pub const STRING_NOT_STARTED: i32 = 33;
     pub const STRING_NOT_CLOSED: i32 = 34;
-    pub const ENTITY_NOT_STARTED: i32 = 36;
     pub const ENTITY_NOT_FINISHED: i32 = 37;
     pub const LT_IN_ATTRIBUTE: i32 = 38;
     pub const ATTRIBUTE_NOT_STARTED: i32 = 39;
@@ -68,10 +68,8 @@ pub(crate) mod err {
     pub const ATTLIST_NOT_FINISHED: i32 = 51;
     pub const ELEMCONTENT_NOT_STARTED: i32 = 54;
     pub const XMLDECL_NOT_FINISHED: i32 = 57;
-    pub const EXT_SUBSET_NOT_FINISHED: i32 = 60;
     pub const DOCTYPE_NOT_FINISHED: i32 = 61;
     pub const MISPLACED_CDATA_END: i32 = 62;
-    pub const CDATA_NOT_FINISHED: i32 = 63;
     pub const RESERVED_XML_NAME: i32 = 64;
     pub const SPACE_REQUIRED: i32 = 65;
     pub const NAME_REQUIRED: i32 = 68;
@@ -81,18 +79,15 @@ pub(crate) mod err {
     pub const LTSLASH_REQUIRED: i32 = 74;
     pub const EQUAL_REQUIRED: i32 = 75;
     pub const TAG_NAME_MISMATCH: i32 = 76;
-    pub const TAG_NOT_FINISHED: i32 = 77;
     pub const STANDALONE_VALUE: i32 = 78;
     pub const ENCODING_NAME: i32 = 79;
     pub const HYPHEN_IN_COMMENT: i32 = 80;
     pub const INVALID_ENCODING: i32 = 81;
     pub const VALUE_REQUIRED: i32 = 84;
-    pub const NOT_WELL_BALANCED: i32 = 85;
     pub const ENTITY_PE_INTERNAL: i32 = 88;
     pub const ENTITY_LOOP: i32 = 89;
     pub const WAR_NS_URI: i32 = 99;
     pub const VERSION_MISSING: i32 = 96;
-    pub const WAR_UNKNOWN_VERSION: i32 = 97;
     pub const UNKNOWN_VERSION: i32 = 108;
     pub const NAME_TOO_LONG: i32 = 110;
     pub const USER_STOP: i32 = 111;
@@ -180,14 +175,12 @@ enum Progressive {
     StartTag,
 }
 
-/// Entity kinds (`xmlEntityType`).
+/// Entity kinds (`xmlEntityType`), those the core records: compat.c keeps
+/// no unparsed entity, and parameter entities are parsed but not kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum EntityKind {
     InternalGeneral,
     ExternalGeneralParsed,
-    ExternalGeneralUnparsed,
-    InternalParameter,
-    ExternalParameter,
     Predefined,
 }
 
@@ -216,7 +209,6 @@ struct OpenTag {
     uri: Option<Arc<[u8]>>,
     /// Namespace bindings this element pushed.
     ns_count: usize,
-    line: u64,
 }
 
 /// Attribute default declared by ATTLIST (SAX2 only).
@@ -227,26 +219,13 @@ struct DefaultAttr {
     value: Vec<u8>,
 }
 
-/// One document being parsed, fed in chunks.
+/// One document being parsed, fed in chunks: libxml2's parser context
+/// (`xmlParserCtxt`), its state at the top and the rest in parts by role.
 #[derive(Debug, Default)]
 #[allow(clippy::struct_excessive_bools)] // libxml2's parser context flags
 pub(crate) struct Core {
     namespace_separator: Option<u8>,
-    installed: Installed,
-
-    // --- input (libxml2 `xmlParserInput`) ---
-    /// Decoded (UTF-8) input from libxml2's `base` on.
-    buf: Vec<u8>,
-    /// Cursor in `buf`.
-    cur: usize,
-    /// `input->consumed`: bytes dropped before `buf[0]`.
-    consumed: u64,
-    line: u64,
-    col: u64,
-    /// `ctxt->charset` is still UTF-8 (an encoding error switches to Latin-1).
-    utf8: bool,
-    /// Source decoding state.
-    enc: encoding::Decoder,
+    installed: HandlerSet,
 
     // --- parser state ---
     state: State,
@@ -259,39 +238,70 @@ pub(crate) struct Core {
     last_level: Level,
     halted: bool,
     started: bool,
-
     names: Vec<OpenTag>,
     /// Namespace bindings in scope.
     ns: Vec<Binding>,
+    /// `&name;` the default handler gets while an attribute value is parsed
+    /// (compat.c's getEntity), sent before the start tag's events.
+    pending_default_refs: Vec<Vec<u8>>,
 
-    // --- DTD ---
-    in_subset: u8,
-    standalone: i32,
-    has_external_subset: bool,
-    has_pe_refs: bool,
-    entities: HashMap<Vec<u8>, Entity>,
-    pentities: HashMap<Vec<u8>, Entity>,
-    defaults: HashMap<Vec<u8>, Vec<DefaultAttr>>,
-    /// Attributes declared with a non-CDATA type: (element, attribute).
-    special: HashSet<(Vec<u8>, Vec<u8>)>,
-    nb_entities: u64,
-    /// Bytes of replacement text handed over for references in content
-    /// (see `content::MAX_ENTITY_TEXT`).
-    entity_text: u64,
-    depth: u32,
-    size_entcopy: u64,
+    /// The input buffer, cursor and position.
+    input: Input,
+    /// How far ahead the push loop has looked.
+    lookahead: Lookahead,
+    /// What the DTD declared.
+    dtd: Dtd,
+    /// Entity expansion, counted against libxml2's limits.
+    expansion: Expansion,
+    /// Buffers reused from one construct to the next.
+    pools: Pools,
+}
 
-    // --- push lookahead (libxml2 xmlParseGetLasts, kept incrementally) ---
+/// The input: libxml2's `xmlParserInput` and the conversion in front of it.
+#[derive(Debug)]
+struct Input {
+    /// Decoded (UTF-8) input from libxml2's `base` on.
+    buf: Vec<u8>,
+    /// Cursor in `buf`.
+    cur: usize,
+    /// `input->consumed`: bytes dropped before `buf[0]`.
+    consumed: u64,
+    line: u64,
+    col: u64,
+    /// `ctxt->charset` is still UTF-8 (an encoding error switches to Latin-1).
+    utf8: bool,
+    /// Source decoding state.
+    enc: encoding::Decoder,
+    enc_error_reported: bool,
+    pending_enc_error: bool,
+}
+
+impl Default for Input {
+    fn default() -> Self {
+        Self {
+            buf: Vec::new(),
+            cur: 0,
+            consumed: 0,
+            line: 1,
+            col: 1,
+            utf8: true,
+            enc: encoding::Decoder::default(),
+            enc_error_reported: false,
+            pending_enc_error: false,
+        }
+    }
+}
+
+/// The push loop's lookahead: libxml2's `xmlParseGetLasts` kept
+/// incrementally, quick-xml's resumable start-tag scanner, and what
+/// one-byte feeding may skip.
+#[derive(Debug, Default)]
+struct Lookahead {
     last_lt: Option<usize>,
     gt_after_lt: Option<usize>,
     gt_before_lt: Option<usize>,
     last_gt_any: Option<usize>,
     gt_scan: quick_xml::parser::ElementParser,
-    enc_error_reported: bool,
-    pending_enc_error: bool,
-    /// `&name;` the default handler gets while an attribute value is parsed
-    /// (compat.c's getEntity), sent before the start tag's events.
-    pending_default_refs: Vec<Vec<u8>>,
     /// Where libxml2's next internal-subset end scan, a rescan from the
     /// cursor, can resume without changing its outcome, and the quote open
     /// there.
@@ -306,6 +316,48 @@ pub(crate) struct Core {
     /// such a call.
     idle_limit: usize,
     idle_ok: bool,
+}
+
+/// The DTD's declarations and what they decide.
+#[derive(Debug)]
+struct Dtd {
+    in_subset: u8,
+    standalone: i32,
+    has_external_subset: bool,
+    has_pe_refs: bool,
+    entities: HashMap<Vec<u8>, Entity>,
+    defaults: HashMap<Vec<u8>, Vec<DefaultAttr>>,
+    /// Attributes declared with a non-CDATA type: (element, attribute).
+    special: HashSet<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Default for Dtd {
+    fn default() -> Self {
+        Self {
+            in_subset: 0,
+            standalone: -1,
+            has_external_subset: false,
+            has_pe_refs: false,
+            entities: HashMap::new(),
+            defaults: HashMap::new(),
+            special: HashSet::new(),
+        }
+    }
+}
+
+/// Entity expansion so far (`ctxt->nbentities`, `ctxt->depth`).
+#[derive(Debug, Default)]
+struct Expansion {
+    nb_entities: u64,
+    /// Bytes of replacement text handed over for references in content
+    /// (see [`content::MAX_ENTITY_TEXT`]).
+    entity_text: u64,
+    depth: u32,
+}
+
+/// Allocations reused from one construct to the next.
+#[derive(Debug, Default)]
+struct Pools {
     /// Reused buffer of `xmlParseCharDataComplex`'s pieces.
     text_buf: Vec<u8>,
     /// Reused buffer of `xmlParseAttValueComplex`.
@@ -328,14 +380,8 @@ pub(super) struct Attributes {
     bytes: Vec<u8>,
     /// (name, value) of each attribute.
     spans: Vec<(Piece, Piece)>,
-    /// One bit per (length, first byte, last byte) class of the names so
-    /// far: a name whose bit is clear is not among them.
-    seen: u64,
-    /// The names, once there are many: libxml2 compares each new name with
-    /// every earlier one, which is quadratic.
-    many: HashSet<Vec<u8>>,
-    /// How many of `spans` are in `many`.
-    indexed: usize,
+    /// The names so far, for libxml2's attribute-redefined check.
+    names: KeySet,
 }
 
 /// Where a name or value of [`Attributes`] is: a range of the input buffer
@@ -360,43 +406,23 @@ impl Attributes {
     fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
-        self.seen = 0;
-        if self.indexed > 0 {
-            self.many.clear();
-            self.indexed = 0;
-        }
+        self.names.clear();
     }
 
     /// Whether `name` is one of the names so far; if not, it is counted as
     /// seen (the caller adds it).
     #[inline]
     fn contains_name(&mut self, input: &[u8], name: Piece) -> bool {
-        if self.spans.len() < content::MANY_ATTRIBUTES {
-            let bit = name_class(name.get(input, &self.bytes));
-            if self.seen & bit == 0 {
-                self.seen |= bit;
-                return false;
-            }
-        }
-        self.contains_name_slow(input, name)
-    }
-
-    /// [`contains_name`](Self::contains_name) past its class check.
-    #[inline(never)]
-    fn contains_name_slow(&mut self, input: &[u8], name: Piece) -> bool {
         let name_bytes = name.get(input, &self.bytes);
-        if self.spans.len() < content::MANY_ATTRIBUTES {
-            return self
-                .spans
-                .iter()
-                .any(|&(n, _)| n.get(input, &self.bytes) == name_bytes);
-        }
-        while self.indexed < self.spans.len() {
-            let n = self.spans[self.indexed].0.get(input, &self.bytes).to_vec();
-            self.many.insert(n);
-            self.indexed += 1;
-        }
-        self.many.contains(name.get(input, &self.bytes))
+        let (spans, bytes) = (&self.spans, &self.bytes);
+        self.names
+            .find_or_add(
+                || name_bytes,
+                KeySet::class(name_bytes),
+                spans.len(),
+                |k| spans[k].0.get(input, bytes),
+            )
+            .is_some()
     }
 
     #[inline]
@@ -431,31 +457,12 @@ fn start_with_list<const N: usize>(
     sink.start_element(name, &list[..n]);
 }
 
-/// The bit of [`Attributes::seen`] for a name.
-#[inline]
-fn name_class(name: &[u8]) -> u64 {
-    let (first, last) = match name {
-        [] => (0, 0),
-        [f, .., l] => (*f, *l),
-        [f] => (*f, *f),
-    };
-    let h = (name.len() as u32)
-        .wrapping_mul(0x9E37_79B9)
-        .wrapping_add(u32::from(first).wrapping_mul(0x85EB_CA6B))
-        .wrapping_add(u32::from(last).wrapping_mul(0xC2B2_AE35));
-    1 << (h >> 26)
-}
-
 impl Core {
     /// A parser; with `Some(sep)` namespace-aware (`xml_parser_create_ns`),
     /// joining URI and local name with the byte `sep`.
     pub(crate) fn new(namespace_separator: Option<u8>) -> Self {
         Self {
             namespace_separator,
-            line: 1,
-            col: 1,
-            utf8: true,
-            standalone: -1,
             ..Self::default()
         }
     }
@@ -465,7 +472,7 @@ impl Core {
     pub(crate) fn parse(
         &mut self,
         sink: &mut impl Sax,
-        installed: Installed,
+        installed: HandlerSet,
         chunk: &[u8],
         is_final: bool,
     ) -> bool {
@@ -484,15 +491,15 @@ impl Core {
             // (the caller may go on to build large results).
             self.names.shrink_to(self.names.len().max(64));
         }
-        self.idle = self.idle_mode();
+        self.lookahead.idle = self.idle_mode();
         // `idle_until` only matters in text
-        self.idle_until = match self.idle {
+        self.lookahead.idle_until = match self.lookahead.idle {
             Idle::Content => self.content_idle_until(),
             Idle::Markup | Idle::No => 0,
         };
-        self.idle_ok = self.last_level <= Level::Warning;
-        self.idle_limit = self.idle_limit();
-        ret == 0 && self.idle_ok
+        self.lookahead.idle_ok = self.last_level <= Level::Warning;
+        self.lookahead.idle_limit = self.idle_limit();
+        ret == 0 && self.lookahead.idle_ok
     }
 
     /// [`parse`](Self::parse) of a final chunk the caller gives away: when
@@ -501,20 +508,20 @@ impl Core {
     pub(crate) fn parse_final_owned(
         &mut self,
         sink: &mut impl Sax,
-        installed: Installed,
+        installed: HandlerSet,
         chunk: Vec<u8>,
     ) -> bool {
         if chunk.is_empty()
-            || !self.buf.is_empty()
-            || self.enc.mode != encoding::Mode::Utf8
-            || self.enc.has_pending()
+            || !self.input.buf.is_empty()
+            || self.input.enc.mode != encoding::Mode::Utf8
+            || self.input.enc.has_pending()
             || self.state == State::Eof
             || (self.error_code != 0 && self.disable_sax)
         {
             return self.parse(sink, installed, &chunk, true);
         }
         // what `push_input` does with a chunk of UTF-8 on an empty buffer
-        self.buf = chunk;
+        self.input.buf = chunk;
         self.lasts_append(0);
         self.parse(sink, installed, &[], true)
     }
@@ -525,10 +532,10 @@ impl Core {
     fn idle_mode(&self) -> Idle {
         if self.error_code != 0
             || self.state == State::Eof
-            || self.buf.is_empty()
-            || self.pending_enc_error
-            || self.enc.mode != encoding::Mode::Utf8
-            || self.enc.has_pending()
+            || self.input.buf.is_empty()
+            || self.input.pending_enc_error
+            || self.input.enc.mode != encoding::Mode::Utf8
+            || self.input.enc.has_pending()
         {
             Idle::No
         } else if matches!(
@@ -553,17 +560,17 @@ impl Core {
 
     /// `xml_get_current_line_number()`.
     pub(crate) fn line(&self) -> u64 {
-        self.line
+        self.input.line
     }
 
     /// `xml_get_current_column_number()`.
     pub(crate) fn column(&self) -> u64 {
-        self.col
+        self.input.col
     }
 
     /// `xml_get_current_byte_index()`.
     pub(crate) fn byte_index(&self) -> i64 {
-        (self.consumed + self.cur as u64).cast_signed()
+        (self.input.consumed + self.input.cur as u64).cast_signed()
     }
 
     /// `xmlParseChunk`.
@@ -583,26 +590,26 @@ impl Core {
             end_in_cr = true;
             data = &data[..data.len() - 1];
         }
-        let old_avail = self.buf.len();
+        let old_avail = self.input.buf.len();
         if !data.is_empty() {
             // xmlParserInputBufferPush: a conversion that fails before it
             // converts anything fails the push, and xmlParseChunk then sets
             // errNo to XML_PARSER_EOF (-1) and halts
-            if !self.push_input(data, false) && self.buf.len() == old_avail && self.started {
+            if !self.push_input(data, false) && self.input.buf.len() == old_avail && self.started {
                 self.error_code = -1;
                 self.halt();
                 return -1;
             }
-        } else if self.state != State::Eof && self.enc.has_pending() {
+        } else if self.state != State::Eof && self.input.enc.has_pending() {
             // no data: what is left of the raw input is converted; a failure
             // there halts without touching errNo
-            if !self.push_input(&[], terminate) && self.buf.len() == old_avail {
+            if !self.push_input(&[], terminate) && self.input.buf.len() == old_avail {
                 self.halt();
                 return err::INVALID_ENCODING;
             }
         }
-        let avail = self.buf.len();
-        let new = &self.buf[old_avail.min(avail)..];
+        let avail = self.input.buf.len();
+        let new = &self.input.buf[old_avail.min(avail)..];
         if (terminate
             || old_avail == 0
             || avail == 0
@@ -615,7 +622,9 @@ impl Core {
         if self.state == State::Eof {
             return self.error_code;
         }
-        if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
+        if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
+            && !self.halted
+        {
             self.fatal(err::INTERNAL_ERROR);
             self.halt();
         }
@@ -626,10 +635,10 @@ impl Core {
             self.push_input(b"\r", false);
         }
         if terminate {
-            if terminate && self.enc.has_pending() {
+            if terminate && self.input.enc.has_pending() {
                 self.push_input(&[], true);
             }
-            let cur_avail = self.buf.len() - self.cur;
+            let cur_avail = self.input.buf.len() - self.input.cur;
             if self.state != State::Eof && self.state != State::Epilog {
                 self.fatal(err::DOCUMENT_END);
             }
@@ -652,15 +661,15 @@ impl Core {
     /// then; `None` (nothing done) when the byte needs the general path.
     #[inline]
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
-        if self.buf.len() < self.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
-            self.buf.push(b);
-            return Some(self.idle_ok);
+        if self.input.buf.len() < self.lookahead.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
+            self.input.buf.push(b);
+            return Some(self.lookahead.idle_ok);
         }
         // The usual bytes that need the push loop: a `>` in markup, a `<`
         // after a text (what `idle_byte_special` answers for them).
-        match (b, self.idle) {
+        match (b, self.lookahead.idle) {
             (b'>', Idle::Markup) => return None,
-            (b'<', Idle::Content) if self.buf.len() > self.cur => return None,
+            (b'<', Idle::Content) if self.input.buf.len() > self.input.cur => return None,
             _ => {}
         }
         self.idle_byte_special(b)
@@ -670,56 +679,58 @@ impl Core {
     /// look.
     #[inline(never)]
     fn idle_byte_special(&mut self, b: u8) -> Option<bool> {
-        let len = self.buf.len();
-        if self.idle == Idle::Content
-            && len == self.cur + 1
-            && self.buf[self.cur] == b'<'
+        let len = self.input.buf.len();
+        if self.lookahead.idle == Idle::Content
+            && len == self.input.cur + 1
+            && self.input.buf[self.input.cur] == b'<'
             && (b == b'/' || chars::is_ascii_name_start(b))
         {
             // The second byte of a tag: the push loop's CONTENT case would
             // move to END_TAG or START_TAG and wait there for a `>` (the
             // last `>` is before the `<`). Neither byte changes the
             // remembered `<` and `>`.
-            self.buf.push(b);
+            self.input.buf.push(b);
             self.state = if b == b'/' {
                 State::EndTag
             } else {
                 State::StartTag
             };
-            self.idle = Idle::Markup;
-            self.idle_until = 0;
-            self.idle_limit = self.idle_limit();
-            return Some(self.idle_ok);
+            self.lookahead.idle = Idle::Markup;
+            self.lookahead.idle_until = 0;
+            self.lookahead.idle_limit = self.idle_limit();
+            return Some(self.lookahead.idle_ok);
         }
         // check_transition, then content_waits, on the buffer with `b`:
         // in text, fewer than two bytes pending, or a pending text short
         // of BIG_BUFFER_SIZE that starts with neither `<` nor `&`, is not
         // inside markup and gets no `<` (see `content_idle_until`)
-        let waits = match self.idle {
+        let waits = match self.lookahead.idle {
             Idle::No => false,
             Idle::Markup => b != b'>',
-            Idle::Content => len == self.cur || (len < self.idle_until && b != b'<'),
+            Idle::Content => {
+                len == self.input.cur || (len < self.lookahead.idle_until && b != b'<')
+            }
         };
         if !waits || b == b'\r' || len >= 10_000_000 {
             return None;
         }
-        self.buf.push(b);
+        self.input.buf.push(b);
         self.lasts_append_byte(len);
-        if len == self.cur {
+        if len == self.input.cur {
             // the first byte of the text: what follows it depends on it
-            self.idle_until = self.content_idle_until();
-            self.idle_limit = self.idle_limit();
+            self.lookahead.idle_until = self.content_idle_until();
+            self.lookahead.idle_limit = self.idle_limit();
         }
-        Some(self.idle_ok)
+        Some(self.lookahead.idle_ok)
     }
 
     /// The `idle_limit` field: in markup any such byte waits, in text
     /// those that [`content_idle_until`](Self::content_idle_until) allows.
     #[inline]
     fn idle_limit(&self) -> usize {
-        match self.idle {
+        match self.lookahead.idle {
             Idle::Markup => 10_000_000,
-            Idle::Content => self.idle_until.min(10_000_000),
+            Idle::Content => self.lookahead.idle_until.min(10_000_000),
             Idle::No => 0,
         }
     }
@@ -734,11 +745,12 @@ impl Core {
     #[inline]
     fn content_idle_until(&self) -> usize {
         let starts_text = self
+            .input
             .buf
-            .get(self.cur)
+            .get(self.input.cur)
             .is_none_or(|&c| c != b'<' && c != b'&');
-        if starts_text && self.last_lt.is_none_or(|l| self.cur > l) {
-            self.cur + input::BIG_BUFFER_SIZE - 1
+        if starts_text && self.lookahead.last_lt.is_none_or(|l| self.input.cur > l) {
+            self.input.cur + input::BIG_BUFFER_SIZE - 1
         } else {
             0
         }
@@ -754,19 +766,19 @@ impl Core {
             || last == b'\r'
             || self.error_code != 0
             || self.state == State::Eof
-            || self.buf.is_empty()
-            || self.buf.len() + chunk.len() > 10_000_000
-            || self.pending_enc_error
-            || self.enc.mode != encoding::Mode::Utf8
-            || self.enc.has_pending()
+            || self.input.buf.is_empty()
+            || self.input.buf.len() + chunk.len() > 10_000_000
+            || self.input.pending_enc_error
+            || self.input.enc.mode != encoding::Mode::Utf8
+            || self.input.enc.has_pending()
         {
             return None;
         }
-        let old = self.buf.len();
+        let old = self.input.buf.len();
         if let [b] = chunk {
-            self.buf.push(*b);
+            self.input.buf.push(*b);
         } else {
-            self.buf.extend_from_slice(chunk);
+            self.input.buf.extend_from_slice(chunk);
         }
         self.lasts_append(old);
         if self.check_transition(chunk) && !self.content_waits(false) {
@@ -782,33 +794,33 @@ impl Core {
     /// (with none, the loop returns at its next turn). `None` (nothing
     /// done) when this does not apply.
     fn parse_tag_close(&mut self, sink: &mut impl Sax) -> Option<i32> {
-        if self.idle != Idle::Markup
+        if self.lookahead.idle != Idle::Markup
             || !matches!(self.state, State::StartTag | State::EndTag)
             || self.progressive == Progressive::Off
-            || self.buf.len() >= 10_000_000
+            || self.input.buf.len() >= 10_000_000
         {
             return None;
         }
-        let old = self.buf.len();
-        self.buf.push(b'>');
+        let old = self.input.buf.len();
+        self.input.buf.push(b'>');
         self.lasts_append_byte(old);
-        if self.buf.len() - self.cur < 2 || self.buf[self.cur] != b'<' {
+        if self.input.buf.len() - self.input.cur < 2 || self.input.buf[self.input.cur] != b'<' {
             self.try_or_finish(sink, false);
         } else {
             // the first steps of `try_or_finish`
             self.shrink_consumed();
             // `get_lasts`, when the `>` ended the tag
-            let lastgt = match self.gt_after_lt {
-                Some(g) if self.last_lt.is_some() => Some(g),
+            let lastgt = match self.lookahead.gt_after_lt {
+                Some(g) if self.lookahead.last_lt.is_some() => Some(g),
                 _ => self.get_lasts().1,
             };
-            if lastgt.is_some_and(|g| self.cur < g) {
+            if lastgt.is_some_and(|g| self.input.cur < g) {
                 if self.state == State::StartTag {
                     self.start_tag_state(sink);
                 } else {
                     self.end_tag_state(sink);
                 }
-                if self.state != State::Eof && self.cur < self.buf.len() {
+                if self.state != State::Eof && self.input.cur < self.input.buf.len() {
                     self.try_or_finish(sink, false);
                 }
             }
@@ -823,28 +835,30 @@ impl Core {
     /// loop returns at its next turn). `None` (nothing done) when this
     /// does not apply.
     fn parse_text_end(&mut self, sink: &mut impl Sax) -> Option<i32> {
-        let old = self.buf.len();
-        if self.idle != Idle::Content
-            || self.cur >= old
+        let old = self.input.buf.len();
+        if self.lookahead.idle != Idle::Content
+            || self.input.cur >= old
             || old >= 10_000_000
-            || old - self.cur + 1 >= input::BIG_BUFFER_SIZE
-            || matches!(self.buf[self.cur], b'<' | b'&')
+            || old - self.input.cur + 1 >= input::BIG_BUFFER_SIZE
+            || matches!(self.input.buf[self.input.cur], b'<' | b'&')
         {
             return None;
         }
-        self.buf.push(b'<');
+        self.input.buf.push(b'<');
         self.lasts_append_byte(old);
         // the first steps of `try_or_finish`, then its `CONTENT` case for
         // a text followed by the `<` just added
         self.shrink_consumed();
-        let (test, cons) = (self.cur, self.consumed);
+        let (test, cons) = (self.input.cur, self.input.consumed);
         self.check_index = 0;
         self.parse_char_data(sink);
         if self.state != State::Eof {
-            if cons == self.consumed && test == self.cur {
+            if cons == self.input.consumed && test == self.input.cur {
                 self.fatal(err::INTERNAL_ERROR);
                 self.halt();
-            } else if self.buf.len() - self.cur > 1 && !(self.error_code != 0 && self.disable_sax) {
+            } else if self.input.buf.len() - self.input.cur > 1
+                && !(self.error_code != 0 && self.disable_sax)
+            {
                 self.try_or_finish(sink, false);
             }
         }
@@ -857,7 +871,9 @@ impl Core {
         if self.state == State::Eof {
             return self.error_code;
         }
-        if (self.buf.len() - self.cur > 10_000_000 || self.cur > 10_000_000) && !self.halted {
+        if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
+            && !self.halted
+        {
             self.fatal(err::INTERNAL_ERROR);
             self.halt();
         }
@@ -877,20 +893,20 @@ impl Core {
         if terminate
             || self.state != State::Content
             || self.progressive == Progressive::Off
-            || self.pending_enc_error
+            || self.input.pending_enc_error
             || self.error_code != 0
         {
             return false;
         }
-        let avail = self.buf.len() - self.cur;
+        let avail = self.input.buf.len() - self.input.cur;
         if avail < 2 {
             return true;
         }
         if avail >= input::BIG_BUFFER_SIZE {
             return false;
         }
-        let c = self.buf[self.cur];
-        c != b'<' && c != b'&' && self.last_lt.is_none_or(|l| self.cur > l)
+        let c = self.input.buf[self.input.cur];
+        c != b'<' && c != b'&' && self.lookahead.last_lt.is_none_or(|l| self.input.cur > l)
     }
 
     /// `xmlParseCheckTransition`: whether new data can move the parser on.
@@ -951,9 +967,9 @@ impl Core {
         self.state = State::Eof;
         self.disable_sax = true;
         self.halted = true;
-        self.consumed += 0;
-        self.buf = Vec::new();
-        self.cur = 0;
+        self.input.consumed += 0;
+        self.input.buf = Vec::new();
+        self.input.cur = 0;
     }
 
     /// `xmlStopParser`.
@@ -999,7 +1015,7 @@ impl Core {
     /// SAX1 start tag.
     fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
         if self.installed.element {
-            let input = &self.buf;
+            let input = &self.input.buf;
             match atts.len() {
                 0 => sink.start_element(name, &[]),
                 1..=4 => start_with_list::<4>(sink, name, input, atts),
@@ -1017,9 +1033,9 @@ impl Core {
             d.extend_from_slice(name);
             for k in 0..atts.len() {
                 d.push(b' ');
-                d.extend_from_slice(atts.name(&self.buf, k));
+                d.extend_from_slice(atts.name(&self.input.buf, k));
                 d.extend_from_slice(b"=\"");
-                d.extend_from_slice(atts.value(&self.buf, k));
+                d.extend_from_slice(atts.value(&self.input.buf, k));
                 d.push(b'"');
             }
             d.push(b'>');

@@ -9,7 +9,8 @@ use crate::sax::Sax;
 impl Core {
     /// `CMPn`: the bytes at the cursor start with `s`.
     fn cmp(&self, s: &[u8]) -> bool {
-        self.buf.len() >= self.cur + s.len() && &self.buf[self.cur..self.cur + s.len()] == s
+        self.input.buf.len() >= self.input.cur + s.len()
+            && &self.input.buf[self.input.cur..self.input.cur + s.len()] == s
     }
 
     /// `SKIP_BLANKS` inside the DTD (`xmlNextChar` per blank).
@@ -65,7 +66,7 @@ impl Core {
             self.fatal(err::SPACE_REQUIRED);
         }
         self.skip_blanks();
-        self.standalone = self.parse_sd_decl();
+        self.dtd.standalone = self.parse_sd_decl();
         self.skip_blanks();
         if self.raw() == b'?' && self.nxt(1) == b'>' {
             self.skip(2);
@@ -75,7 +76,7 @@ impl Core {
         } else {
             self.fatal(err::XMLDECL_NOT_FINISHED);
             while self.raw() != 0 && self.raw() != b'>' {
-                self.cur += 1;
+                self.input.cur += 1;
             }
             self.next_char();
         }
@@ -173,11 +174,11 @@ impl Core {
         let n = name.as_ref()?;
         let upper: Vec<u8> = n.iter().map(u8::to_ascii_uppercase).collect();
         let utf16_mode = matches!(
-            self.enc.mode,
+            self.input.enc.mode,
             encoding::Mode::Utf16Le | encoding::Mode::Utf16Be
         );
         if upper == b"UTF-16" || upper == b"UTF16" {
-            if self.enc.mode == encoding::Mode::Utf8 {
+            if self.input.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
         } else if upper == b"UTF-8"
@@ -245,7 +246,7 @@ impl Core {
         self.skip_blanks();
         let (uri, pubid) = self.parse_external_id(true);
         if uri.is_some() || pubid.is_some() {
-            self.has_external_subset = true;
+            self.dtd.has_external_subset = true;
         }
         self.skip_blanks();
         if self.raw() == b'[' {
@@ -353,7 +354,7 @@ impl Core {
     /// The DTD case of the push loop: waits for the whole internal subset,
     /// then parses it. False means "wait".
     pub(super) fn dtd_state(&mut self, sink: &mut impl Sax, terminate: bool) -> bool {
-        let use_ = self.buf.len();
+        let use_ = self.input.buf.len();
         // libxml2 scans from `checkIndex` (where the last scan stopped)
         // with no quote open; a scan that stopped inside a quoted string
         // sets `checkIndex` to 0, so the next one starts over at the cursor.
@@ -361,15 +362,15 @@ impl Core {
         // did, up to the first decision that depended on where the buffer
         // ended: `dtd_rescan` remembers where that was and resumes there,
         // which keeps libxml2's results without its quadratic rescans.
-        let rescan = self.dtd_rescan.take();
-        let full = rescan.is_some() || self.check_index <= self.cur;
-        let (mut base, mut quote) = rescan.unwrap_or((self.cur.max(self.check_index), 0));
+        let rescan = self.lookahead.dtd_rescan.take();
+        let full = rescan.is_some() || self.check_index <= self.input.cur;
+        let (mut base, mut quote) = rescan.unwrap_or((self.input.cur.max(self.check_index), 0));
         // the first `<` taken as plain text because fewer than five bytes
         // followed it (with more input it may start a comment)
         let mut edge: Option<usize> = None;
         let mut found = false;
         'scan: while base < use_ {
-            let b = self.buf[base];
+            let b = self.input.buf[base];
             if quote != 0 {
                 if b == quote {
                     quote = 0;
@@ -380,10 +381,10 @@ impl Core {
             if b == b'<' && base + 4 >= use_ && edge.is_none() {
                 edge = Some(base);
             }
-            if b == b'<' && base + 4 < use_ && &self.buf[base + 1..base + 4] == b"!--" {
+            if b == b'<' && base + 4 < use_ && &self.input.buf[base + 1..base + 4] == b"!--" {
                 // libxml2 looks for `-->` only where a byte follows it
                 let mut f = false;
-                match memchr_seq(&self.buf[base..use_ - 1], b"-->") {
+                match memchr_seq(&self.input.buf[base..use_ - 1], b"-->") {
                     Some(k) => {
                         f = true;
                         base += k + 2;
@@ -405,17 +406,17 @@ impl Core {
                 if base + 1 >= use_ {
                     break;
                 }
-                if self.buf[base + 1] == b']' {
+                if self.input.buf[base + 1] == b']' {
                     base += 2;
                     continue;
                 }
                 let mut i = 1;
                 while base + i < use_ {
-                    if self.buf[base + i] == b'>' {
+                    if self.input.buf[base + i] == b'>' {
                         found = true;
                         break 'scan;
                     }
-                    if !is_blank(self.buf[base + i]) {
+                    if !is_blank(self.input.buf[base + i]) {
                         break;
                     }
                     i += 1;
@@ -433,8 +434,8 @@ impl Core {
                 self.check_index = base;
             } else {
                 self.check_index = 0;
-                self.dtd_rescan = Some(match (full, edge) {
-                    (false, _) => (self.cur, 0),
+                self.lookahead.dtd_rescan = Some(match (full, edge) {
+                    (false, _) => (self.input.cur, 0),
                     (true, Some(e)) => (e, 0),
                     (true, None) => (base, quote),
                 });
@@ -447,7 +448,7 @@ impl Core {
         if self.state == State::Eof {
             return false;
         }
-        self.in_subset = 0;
+        self.dtd.in_subset = 0;
         self.state = State::Prolog;
         self.check_index = 0;
         true
@@ -459,12 +460,12 @@ impl Core {
             self.state = State::Dtd;
             self.next_char();
             while self.raw() != b']' && self.state != State::Eof {
-                let check = self.cur;
-                let cons = self.consumed;
+                let check = self.input.cur;
+                let cons = self.input.consumed;
                 self.skip_blanks_dtd();
                 self.parse_markup_decl(sink);
                 self.parse_pe_reference();
-                if self.cur == check && cons == self.consumed {
+                if self.input.cur == check && cons == self.input.consumed {
                     self.fatal(err::INTERNAL_ERROR);
                     break;
                 }
@@ -527,13 +528,13 @@ impl Core {
             return;
         }
         self.next_char();
-        self.nb_entities += 1;
-        if self.standalone == 1 || (!self.has_external_subset && !self.has_pe_refs) {
+        self.expansion.nb_entities += 1;
+        if self.dtd.standalone == 1 || (!self.dtd.has_external_subset && !self.dtd.has_pe_refs) {
             self.fatal(err::UNDECLARED_ENTITY);
         } else {
             self.warning();
         }
-        self.has_pe_refs = true;
+        self.dtd.has_pe_refs = true;
     }
 
     /// `xmlParseEntityDecl`.
@@ -652,7 +653,7 @@ impl Core {
         ) {
             return;
         }
-        self.entities.entry(e.name.clone()).or_insert(e);
+        self.dtd.entities.entry(e.name.clone()).or_insert(e);
     }
 
     /// `xmlParseEntityValue`: the value with character references replaced.
@@ -700,7 +701,7 @@ impl Core {
                     self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR
                     return None;
                 }
-                if b == b'%' && self.in_subset == 1 {
+                if b == b'%' && self.dtd.in_subset == 1 {
                     self.fatal(err::ENTITY_PE_INTERNAL);
                     return None;
                 }
@@ -833,7 +834,7 @@ impl Core {
                 let (ap, al) = split_qname(&attr);
                 let key = qname_key(ep.as_deref(), &el);
                 if use_default && let Some(v) = value {
-                    let list = self.defaults.entry(key.clone()).or_default();
+                    let list = self.dtd.defaults.entry(key.clone()).or_default();
                     if !list.iter().any(|d| d.local == al && d.prefix == ap) {
                         list.push(DefaultAttr {
                             prefix: ap.clone(),
@@ -843,7 +844,9 @@ impl Core {
                     }
                 }
                 if !cdata {
-                    self.special.insert((key, qname_key(ap.as_deref(), &al)));
+                    self.dtd
+                        .special
+                        .insert((key, qname_key(ap.as_deref(), &al)));
                 }
             }
         }
@@ -886,14 +889,14 @@ impl Core {
         self.next_char();
         loop {
             self.skip_blanks_dtd();
-            let start = self.cur;
+            let start = self.input.cur;
             while {
                 let b = self.raw();
                 b != 0 && b != b'|' && b != b')' && !is_blank(b)
             } {
                 self.next_char();
             }
-            if self.cur == start {
+            if self.input.cur == start {
                 self.fatal(err::NAME_REQUIRED);
                 return None;
             }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use super::Core;
 use crate::corpus;
 use crate::decode::{TargetEncoding, xml_utf8_decode};
-use crate::sax::{Attribute, Installed, Sax};
+use crate::sax::{Attribute, HandlerSet, Sax};
 
 /// What PHP's trace.php prints, built the way xml.c converts.
 struct Trace {
@@ -244,7 +244,7 @@ fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String
         skip,
     };
     let installed = if mode == "trace" {
-        Installed {
+        HandlerSet {
             element: true,
             character_data: true,
             processing_instruction: true,
@@ -256,10 +256,10 @@ fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String
             end_namespace_decl: true,
         }
     } else {
-        Installed {
+        HandlerSet {
             element: true,
             character_data: true,
-            ..Installed::default()
+            ..HandlerSet::NONE
         }
     };
     let ret = match chunk {
@@ -385,11 +385,11 @@ fn chunked_equals_one_shot() {
 fn bytewise(doc: &[u8]) -> (bool, i32) {
     let mut core = Core::new(None);
     let mut t = Trace::utf8();
-    let installed = Installed {
+    let installed = HandlerSet {
         element: true,
         character_data: true,
         default: true,
-        ..Installed::default()
+        ..HandlerSet::NONE
     };
     let mut ok = true;
     for b in doc.chunks(1) {
@@ -507,7 +507,7 @@ fn never_panics() {
                     target: TargetEncoding::Utf8,
                     skip: 0,
                 };
-                let all = Installed {
+                let all = HandlerSet {
                     element: true,
                     character_data: true,
                     processing_instruction: true,
@@ -560,7 +560,12 @@ fn gt_scan_steps_agree_with_quick_xml() {
 
 /// The events, and the parser's state after each piece, of `doc` split at
 /// `split` (0: one piece), with the one-step tag paths on or off.
-fn events_and_states(doc: &[u8], split: usize, installed: Installed, general: bool) -> Vec<String> {
+fn events_and_states(
+    doc: &[u8],
+    split: usize,
+    installed: HandlerSet,
+    general: bool,
+) -> Vec<String> {
     super::content::GENERAL_ONLY.set(general);
     let mut core = Core::new(None);
     let mut events = Trace::utf8();
@@ -581,7 +586,7 @@ fn events_and_states(doc: &[u8], split: usize, installed: Installed, general: bo
             core.line(),
             core.column(),
             core.byte_index(),
-            core.nb_entities,
+            core.expansion.nb_entities,
             core.state,
         ));
     }
@@ -645,15 +650,15 @@ fn one_step_tags_agree(cases: u64) {
         usize::try_from(seed % n as u64).expect("below n")
     };
     let plain_before = super::content::PLAIN_TAGS.get();
-    let all = Installed {
+    let all = HandlerSet {
         element: true,
         character_data: true,
         default: true,
-        ..Installed::default()
+        ..HandlerSet::NONE
     };
-    let default_only = Installed {
+    let default_only = HandlerSet {
         default: true,
-        ..Installed::default()
+        ..HandlerSet::NONE
     };
     for _ in 0..cases {
         let mut tag = String::from("<a");

@@ -90,14 +90,6 @@ pub(crate) fn key_int(s: &[u8]) -> Option<i64> {
     }
 }
 
-/// A one-bit summary of a key string: equal strings have equal bits.
-#[inline]
-pub(crate) fn key_class(s: &[u8]) -> u64 {
-    let first = usize::from(s.first().copied().unwrap_or(0));
-    let last = usize::from(s.last().copied().unwrap_or(0));
-    1 << ((s.len() ^ first.wrapping_mul(7) ^ last.wrapping_mul(13)) & 63)
-}
-
 /// `zend_symtable_update()` on an ordered list: a key already present keeps
 /// its position and takes the new value. (The parser does this in place
 /// with [`key_int`].)

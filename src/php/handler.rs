@@ -1,7 +1,6 @@
 //! The user's handlers: what `xml_set_*_handler()` installs in PHP.
 
 use crate::php::array::Key;
-use crate::sax::Installed;
 
 /// Which of a [`Handler`]'s methods count as "set", as if by
 /// `xml_set_*_handler()`.
@@ -105,20 +104,6 @@ impl HandlerSet {
             external_entity_ref: self.external_entity_ref || other.external_entity_ref,
             start_namespace_decl: self.start_namespace_decl || other.start_namespace_decl,
             end_namespace_decl: self.end_namespace_decl || other.end_namespace_decl,
-        }
-    }
-
-    pub(crate) const fn to_installed(self) -> Installed {
-        Installed {
-            element: self.element,
-            character_data: self.character_data,
-            processing_instruction: self.processing_instruction,
-            default: self.default,
-            unparsed_entity_decl: self.unparsed_entity_decl,
-            notation_decl: self.notation_decl,
-            external_entity_ref: self.external_entity_ref,
-            start_namespace_decl: self.start_namespace_decl,
-            end_namespace_decl: self.end_namespace_decl,
         }
     }
 }

@@ -1,16 +1,15 @@
 //! The parser object of PHP's xml extension: creation, options, parsing
 //! with handlers, `xml_parse_into_struct()` and the error state.
 
-use std::collections::HashMap;
-
 use crate::decode::TargetEncoding;
 use crate::libxml::Core;
-use crate::php::array::{Key, key_class, key_int};
+use crate::libxml::keyset::{KeySet, MANY};
+use crate::php::array::{Key, key_int};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
-use crate::php::structure::{Builder, MANY_ATTRIBUTES, Struct, StructData, skip_tagstart};
-use crate::sax::{Attribute, Installed, Sax};
+use crate::php::structure::{Builder, Struct, StructData, skip_tagstart};
+use crate::sax::{Attribute, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
 /// the same handler calls, the same `xml_parse_into_struct()` arrays, the
@@ -47,6 +46,8 @@ struct Buffers {
     names: OpenNames,
     text: Vec<u8>,
     scratch: Vec<u8>,
+    /// The keys of the attribute array being filled.
+    keys: KeySet,
     /// Attribute arrays, one chosen by the element's name: elements of
     /// a few kinds in turn each find their keys again.
     attributes: [AttributeSlots; 8],
@@ -546,7 +547,7 @@ impl Parser {
         &mut self,
         handler: &mut H,
         builder: Option<&mut Builder>,
-        feed: impl FnOnce(&mut Core, &mut Adapter<'_, H>, Installed) -> bool,
+        feed: impl FnOnce(&mut Core, &mut Adapter<'_, H>, HandlerSet) -> bool,
     ) -> bool {
         let set = handler.installed();
         let mut installed = set;
@@ -574,7 +575,7 @@ impl Parser {
             builder,
             buffers: &mut self.buffers,
         };
-        feed(&mut self.core, &mut adapter, installed.to_installed())
+        feed(&mut self.core, &mut adapter, installed)
     }
 
     /// Test support: plays hand-made Sax events through PHP's layer as
@@ -825,6 +826,7 @@ fn attribute_array(
     attributes: &[Attribute<'_>],
     array: &mut Vec<(Key, Vec<u8>)>,
     raw_names: &mut Vec<Option<(ShortName, u64)>>,
+    keys: &mut KeySet,
     scratch: &mut Vec<u8>,
 ) -> usize {
     if let Some(new) = attributes.get(array.len()..).filter(|new| !new.is_empty()) {
@@ -839,18 +841,7 @@ fn attribute_array(
     }
     raw_names.resize(array.len(), None);
     let mut len = 0;
-    // One bit per (length, first byte, last byte) class of the keys so
-    // far: a key whose bit is clear is not among them. Long lists also
-    // index their keys (PHP's arrays are hash tables): a search of the
-    // earlier keys per attribute would be quadratic.
-    let mut seen = 0u64;
-    let mut slots: Option<HashMap<Vec<u8>, usize>> = None;
-    let index_keys = |keys: &[(Key, Vec<u8>)]| -> HashMap<Vec<u8>, usize> {
-        keys.iter()
-            .enumerate()
-            .map(|(slot, (k, _))| (k.to_bytes().into_owned(), slot))
-            .collect()
-    };
+    keys.clear();
     for &(name, value) in attributes {
         // the key is decoded in the next slot, which is kept only if
         // the key is new
@@ -859,11 +850,11 @@ fn attribute_array(
         let short = short_name(name);
         let cached = &mut raw_names[len];
         let bit = match *cached {
-            Some((raw, bit)) if short == Some(raw) && len < MANY_ATTRIBUTES => bit,
+            Some((raw, bit)) if short == Some(raw) && len < MANY => bit,
             _ => {
                 let bytes = emptied_str(key);
                 decode_tag_append(coding, name, bytes, scratch);
-                let bit = key_class(bytes);
+                let bit = KeySet::class(bytes);
                 if let Some(i) = key_int(bytes) {
                     *key = Key::Int(i);
                 }
@@ -871,25 +862,15 @@ fn attribute_array(
                 bit
             }
         };
-        let earlier = if seen & bit == 0 {
-            None
-        } else if len < MANY_ATTRIBUTES {
-            earlier_keys.iter().position(|(k, _)| k == key)
-        } else {
-            slots
-                .get_or_insert_with(|| index_keys(earlier_keys))
-                .get(key.to_bytes().as_ref())
-                .copied()
-        };
-        seen |= bit;
+        let earlier = keys.find_or_add(
+            || key.to_bytes(),
+            bit,
+            len,
+            |slot| earlier_keys[slot].0.to_bytes(),
+        );
         let v = if let Some(slot) = earlier {
             &mut earlier_keys[slot].1
         } else {
-            if len >= MANY_ATTRIBUTES {
-                slots
-                    .get_or_insert_with(|| index_keys(earlier_keys))
-                    .insert(key.to_bytes().into_owned(), len);
-            }
             len += 1;
             next_value
         };
@@ -965,6 +946,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 attributes,
                 &mut slots.array,
                 &mut slots.raw_names,
+                &mut buffers.keys,
                 &mut buffers.scratch,
             );
             self.handler

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::php::array::{Key, key_class, key_int};
+use crate::libxml::keyset::KeySet;
+use crate::php::array::{Key, key_int};
 
 /// A small fast hasher for the index's tag lookup (tags are short byte
 /// strings chosen by the document; the map is rebuilt for every call, and
@@ -144,10 +145,8 @@ pub(crate) struct Builder {
     /// `parser->ctag`: the entry of the last element start; `None` once it
     /// belongs to an array of an earlier call.
     ctag: Option<usize>,
-    /// The attribute array being built for the last start: one bit per
-    /// key class seen (see [`key_class`]) and, for long lists, its keys.
-    seen: u64,
-    keys: HashMap<Vec<u8>, usize>,
+    /// The keys of the attribute array being built for the last start.
+    keys: KeySet,
     /// The entry whose value, at the end of the byte buffer, the next
     /// character data extends (set by `cdata`, cleared by anything else
     /// that changes where text goes).
@@ -452,11 +451,6 @@ pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
     &name[skip.min(name.len())..]
 }
 
-/// From this many attributes on, earlier keys are found through a hash map
-/// (PHP's arrays are hash tables: a search of the earlier keys per
-/// attribute would be quadratic).
-pub(crate) const MANY_ATTRIBUTES: usize = 16;
-
 impl Builder {
     /// The start of an `xml_parse_into_struct()` call on `input`: room
     /// is made for what it will hold (its strings come from it). When the
@@ -563,7 +557,6 @@ impl Builder {
             self.data.attributes.len(),
             None,
         ));
-        self.seen = 0;
         self.keys.clear();
         let depth = usize::try_from(self.level - 1).unwrap_or(0);
         // Levels skipped since the last start (as `resize` would) hold no
@@ -604,30 +597,12 @@ impl Builder {
         key(&mut data.bytes);
         let name = &data.bytes[mark..];
         let earlier_keys = &data.attributes[entry.attributes_start..];
-        let bit = key_class(name);
-        let earlier = if self.seen & bit == 0 {
-            None
-        } else if earlier_keys.len() < MANY_ATTRIBUTES {
-            earlier_keys
-                .iter()
-                .position(|a| a.key.of(&data.bytes) == name)
-        } else {
-            if self.keys.is_empty() {
-                for (slot, a) in earlier_keys.iter().enumerate() {
-                    self.keys.insert(a.key.of(&data.bytes).to_vec(), slot);
-                }
-            }
-            self.keys.get(name).copied()
-        };
-        self.seen |= bit;
-        if earlier_keys.len() >= MANY_ATTRIBUTES && earlier.is_none() {
-            if self.keys.is_empty() {
-                for (slot, a) in earlier_keys.iter().enumerate() {
-                    self.keys.insert(a.key.of(&data.bytes).to_vec(), slot);
-                }
-            }
-            self.keys.insert(name.to_vec(), earlier_keys.len());
-        }
+        let earlier = self.keys.find_or_add(
+            || name,
+            KeySet::class(name),
+            earlier_keys.len(),
+            |slot| earlier_keys[slot].key.of(&data.bytes),
+        );
         let key = Span {
             start: mark,
             len: data.bytes.len() - mark,
