@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::input::BIG_BUFFER_SIZE;
+use super::text_scan::{PLAIN_TEXT, plain_multibyte_len, plain_text_windows, text_run};
 use super::{Attributes, Core, EntityKind, NsAttr, OpenTag, Piece, Progressive, State, Sub, err};
-use crate::decode::kernels::{PLAIN_TEXT, plain_multibyte_len, plain_text_windows, text_run};
 use crate::sax::Sax;
 
 /// `XML_MAX_NAME_LENGTH`.

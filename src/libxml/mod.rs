@@ -21,6 +21,8 @@ mod input;
 mod prolog;
 #[cfg(test)]
 mod tests;
+#[allow(unsafe_code)]
+mod text_scan;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
