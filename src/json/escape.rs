@@ -497,7 +497,11 @@ mod kernel_tests {
             "{src:02X?} {flags} stop {stop}"
         );
         assert_eq!(out, expected);
-        if !std::arch::is_x86_feature_detected!("avx2") {
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        if !avx2 {
             return;
         }
         // It stops only near the end, at malformed UTF-8, or (AVX2 alone)

@@ -84,6 +84,16 @@ pub(crate) fn skipped_tier(tier: &str, test: &str) {
         !required.split(',').any(|t| t.trim() == tier),
         "{test}: the {tier} kernel is not available here, but PHPXML_REQUIRE_TIERS requires it"
     );
+    // Once per test and tier.
+    static SAID: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let key = (tier.to_owned(), test.to_owned());
+    if said.contains(&key) {
+        return;
+    }
+    said.push(key);
     // Straight to stderr, past the test harness's capture: a skip is
     // seen even when the test passes.
     let _ = writeln!(

@@ -36,6 +36,7 @@ type Kernel = fn(&[u8], &mut [u8]) -> (usize, usize);
 /// text: `utf8_run` itself, and on x86-64 each vector kernel alone.
 fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
     let whole = ssse3().then_some(STEP);
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut all: Vec<(&'static str, Kernel, Option<usize>)> =
         vec![("utf8_run", utf8_run::<MAX>, whole)];
     #[cfg(target_arch = "x86_64")]

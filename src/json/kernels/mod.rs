@@ -26,6 +26,8 @@
 )]
 
 /// What [`json_escape_run`] needs to know of the `json_encode()` flags.
+// (Only the x86-64 kernels read the fields.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JsonKernel {
     /// Nibble lookups for the ASCII bytes to escape: a byte `b < 0x80`
@@ -95,7 +97,7 @@ pub(crate) fn json_escape_run(
             }
         }
     }
-    let _ = (out, kernel);
+    let _ = (src, out, kernel);
     i
 }
 
