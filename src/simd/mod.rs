@@ -79,13 +79,13 @@ fn asked_once(known: &AtomicU8, ask: impl FnOnce() -> bool) -> bool {
 pub(crate) fn skipped_tier(tier: &str, test: &str) {
     use std::io::Write;
 
+    static SAID: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
     let required = std::env::var("PHPXML_REQUIRE_TIERS").unwrap_or_default();
     assert!(
         !required.split(',').any(|t| t.trim() == tier),
         "{test}: the {tier} kernel is not available here, but PHPXML_REQUIRE_TIERS requires it"
     );
     // Once per test and tier.
-    static SAID: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
     let mut said = SAID
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
