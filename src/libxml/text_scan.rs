@@ -199,6 +199,7 @@ mod x86_text {
     use std::arch::x86_64::*;
 
     use crate::simd::Vector;
+    use crate::simd::memory::load256;
     use crate::simd::utf8_check::{lookups, utf8_errors};
 
     use super::{TEXT_WINDOW as W, TextRun};
@@ -232,35 +233,25 @@ mod x86_text {
 
     /// Bit `j` set where byte `j` of `v` is an ASCII byte with a bit in
     /// common between `low` and `high` (see [`STOP_LOW`]).
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2 (the caller enables it).
-    #[inline(always)]
-    unsafe fn stops(v: __m256i, low: __m256i, high: __m256i) -> u32 {
-        // SAFETY: AVX2 as documented.
-        unsafe {
-            let nibble = _mm256_set1_epi8(0x0F);
-            let class = _mm256_and_si256(
-                _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble)),
-                _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
-            );
-            !mask(_mm256_cmpeq_epi8(class, _mm256_setzero_si256()))
-        }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn stops(v: __m256i, low: __m256i, high: __m256i) -> u32 {
+        let nibble = _mm256_set1_epi8(0x0F);
+        let class = _mm256_and_si256(
+            _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble)),
+            _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+        );
+        !mask(_mm256_cmpeq_epi8(class, _mm256_setzero_si256()))
     }
 
     /// Bit `j` set for each byte `j` of `v` whose high bit is set.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2 (the caller enables it).
-    #[inline(always)]
-    unsafe fn mask(v: __m256i) -> u32 {
-        // SAFETY: AVX2 as documented. The cast keeps all 32 bits.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn mask(v: __m256i) -> u32 {
+        // The cast keeps all 32 bits.
         #[allow(clippy::cast_sign_loss)]
-        unsafe {
-            _mm256_movemask_epi8(v) as u32
-        }
+        let m = _mm256_movemask_epi8(v) as u32;
+        m
     }
 
     /// The windows of [`super::text_run`], counted on from `run`: from
@@ -283,14 +274,15 @@ mod x86_text {
         utf8: bool,
     ) -> TextRun {
         let n = s.len();
-        let p = s.as_ptr();
         let start = run.at;
         let mut i = start;
-        // SAFETY (whole body): AVX2 and POPCNT as documented; every load is
-        // of 32 bytes from `i + 3` at most, and `i + 35 <= n`.
-        unsafe {
-            let (low, high) = (__m256i::table(&STOP_LOW), __m256i::table(&STOP_HIGH_RUN));
-            let kl = lookups::<__m256i>();
+        // SAFETY: AVX2 is enabled, which the lookups need.
+        let kl = unsafe { lookups::<__m256i>() };
+        // SAFETY: as above.
+        let low = unsafe { __m256i::table(&STOP_LOW) };
+        // SAFETY: as above.
+        let high = unsafe { __m256i::table(&STOP_HIGH_RUN) };
+        {
             let zero = _mm256_setzero_si256();
             let newline = _mm256_set1_epi8(b'\n' as i8);
             let c0 = _mm256_set1_epi8(0xC0u8 as i8);
@@ -307,7 +299,9 @@ mod x86_text {
             // window); other windows' were checked by the window before.
             let mut head = true;
             while i < end && i + W + 3 <= n {
-                let v = _mm256_loadu_si256(p.add(i).cast());
+                // SAFETY: `i + 35 <= n`: the 32 bytes from `i` are in `s`;
+                // AVX is enabled.
+                let v = unsafe { load256(s, i) };
                 let high_bits = mask(v);
                 let mut flags = u64::from(stops(v, low, high));
                 let mut cont = 0;
@@ -316,21 +310,24 @@ mod x86_text {
                 } else {
                     if head {
                         let before = _mm256_permute2x128_si256(v, v, 0x08);
-                        let e = utf8_errors(
-                            kl,
-                            v,
-                            _mm256_alignr_epi8(v, before, 15),
-                            _mm256_alignr_epi8(v, before, 14),
-                            _mm256_alignr_epi8(v, before, 13),
-                        );
+                        let p1 = _mm256_alignr_epi8(v, before, 15);
+                        let p2 = _mm256_alignr_epi8(v, before, 14);
+                        let p3 = _mm256_alignr_epi8(v, before, 13);
+                        // SAFETY: AVX2 is enabled.
+                        let e = unsafe { utf8_errors(kl, v, p1, p2, p3) };
                         let e = !mask(_mm256_cmpeq_epi8(e, zero)) & 0b111;
                         flags |= u64::from((e >> 1) | (e & 1));
                     }
                     if high_bits != 0 {
-                        let n1 = _mm256_loadu_si256(p.add(i + 1).cast());
-                        let n2 = _mm256_loadu_si256(p.add(i + 2).cast());
-                        let n3 = _mm256_loadu_si256(p.add(i + 3).cast());
-                        let e = utf8_errors(kl, n3, n2, n1, v);
+                        // SAFETY: `i + 35 <= n`: the 32 bytes from `i + 1`
+                        // are in `s`; AVX is enabled.
+                        let n1 = unsafe { load256(s, i + 1) };
+                        // SAFETY: and those from `i + 2`.
+                        let n2 = unsafe { load256(s, i + 2) };
+                        // SAFETY: and those from `i + 3`.
+                        let n3 = unsafe { load256(s, i + 3) };
+                        // SAFETY: AVX2 is enabled.
+                        let e = unsafe { utf8_errors(kl, n3, n2, n1, v) };
                         // (mostly clean: the mask only when needed)
                         if _mm256_testz_si256(e, e) == 0 {
                             flags |= u64::from(!mask(_mm256_cmpeq_epi8(e, zero))) << 2;
@@ -359,7 +356,7 @@ mod x86_text {
                 // Up to the start of the character with the first problem
                 // (a crossing character's continuation bytes are past 31).
                 let first = flags.trailing_zeros().min(32);
-                let starts = u64::from(!cont) | (u64::from(*p.add(i + W) & 0xC0 != 0x80) << 32);
+                let starts = u64::from(!cont) | (u64::from(s[i + W] & 0xC0 != 0x80) << 32);
                 let before = starts & ((2u64 << first) - 1);
                 let b = if before == 0 { 0 } else { before.ilog2() };
                 let taken = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
@@ -373,7 +370,7 @@ mod x86_text {
             // bytes before `i` were counted, and are again.
             if !head {
                 let mut back = 0;
-                while i - back > start && *p.add(i - back) & 0xC0 == 0x80 {
+                while i - back > start && s[i - back] & 0xC0 == 0x80 {
                     back += 1;
                 }
                 if back > 0 {
@@ -393,14 +390,16 @@ mod x86_text {
     /// The CPU must support AVX2 and POPCNT.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn plain_text_windows_avx2(s: &[u8]) -> usize {
-        let p = s.as_ptr();
         let mut i = 0;
-        // SAFETY: AVX2 as documented; each load is of the 32 bytes from
-        // `i`, and `i + 32 <= s.len()`.
-        unsafe {
-            let (low, high) = (__m256i::table(&STOP_LOW), __m256i::table(&STOP_HIGH_FAST));
+        // SAFETY: AVX2 is enabled, which the tables need.
+        let low = unsafe { __m256i::table(&STOP_LOW) };
+        // SAFETY: as above.
+        let high = unsafe { __m256i::table(&STOP_HIGH_FAST) };
+        {
             while i + W <= s.len() {
-                let v = _mm256_loadu_si256(p.add(i).cast());
+                // SAFETY: `i + 32 <= s.len()`: the 32 bytes are in `s`;
+                // AVX is enabled.
+                let v = unsafe { load256(s, i) };
                 let other = stops(v, low, high) | mask(v);
                 if other != 0 {
                     return i + other.trailing_zeros() as usize;

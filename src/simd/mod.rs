@@ -17,6 +17,8 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod memory;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod utf8_check;
 #[cfg(target_arch = "x86_64")]
 mod vector;

@@ -85,6 +85,7 @@ pub(crate) static UTF8_BYTE_2_HIGH: [u8; 16] = [
 /// The CPU must support what `V`'s operations need (the caller enables
 /// it).
 #[inline(always)]
+#[allow(clippy::multiple_unsafe_ops_per_block)] // register operations only
 pub(crate) unsafe fn utf8_errors<V: Vector>(kl: [V; 3], cur: V, p1: V, p2: V, p3: V) -> V {
     // SAFETY: `V`'s features, which the caller enables.
     unsafe {
@@ -106,6 +107,7 @@ pub(crate) unsafe fn utf8_errors<V: Vector>(kl: [V; 3], cur: V, p1: V, p2: V, p3
 ///
 /// As [`utf8_errors`].
 #[inline(always)]
+#[allow(clippy::multiple_unsafe_ops_per_block)] // reads of the tables only
 pub(crate) unsafe fn lookups<V: Vector>() -> [V; 3] {
     // SAFETY: `V`'s features, which the caller enables.
     unsafe {

@@ -25,6 +25,10 @@ pub(crate) trait Vector: Copy {
     unsafe fn saturating_sub(self, other: Self) -> Self;
 }
 
+// Each method is one or two register operations whose only requirement
+// is the CPU feature the trait's contract leaves to the caller: one
+// safety argument for the whole block.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
 impl Vector for __m256i {
     #[inline(always)]
     #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
@@ -76,6 +80,8 @@ impl Vector for __m256i {
     }
 }
 
+// As for `__m256i`.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
 impl Vector for __m512i {
     #[inline(always)]
     #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes

@@ -4,6 +4,7 @@
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
+use crate::simd::memory::{load64, load128, load512, store64, store128, store512};
 use crate::simd::utf8_check::{UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH};
 
 use super::STEP;
@@ -91,16 +92,13 @@ pub(super) unsafe fn utf8_run_ssse3(src: &[u8], dst: &mut [u8], latin1: bool) ->
             let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8) as usize);
             let kept_lo = 8 - drop_lo.count_ones() as usize;
             let kept_hi = 8 - drop_hi.count_ones() as usize;
-            // SAFETY: the shuffle rows are 8 bytes long. The two 8-byte
-            // stores end at most at `o + 16 <= i + 16 <= dst.len()`.
-            unsafe {
-                let shuffle_lo = _mm_loadl_epi64(COMPRESS[drop_lo].as_ptr().cast::<__m128i>());
-                let shuffle_hi = _mm_loadl_epi64(COMPRESS[drop_hi].as_ptr().cast::<__m128i>());
-                let lo = _mm_shuffle_epi8(out, shuffle_lo);
-                let hi = _mm_shuffle_epi8(_mm_srli_si128(out, 8), shuffle_hi);
-                _mm_storel_epi64(dst.as_mut_ptr().add(o).cast::<__m128i>(), lo);
-                _mm_storel_epi64(dst.as_mut_ptr().add(o + kept_lo).cast::<__m128i>(), hi);
-            }
+            let lo = _mm_shuffle_epi8(out, load64(&COMPRESS[drop_lo]));
+            let hi = _mm_shuffle_epi8(_mm_srli_si128(out, 8), load64(&COMPRESS[drop_hi]));
+            // SAFETY: `o <= i` and `kept_lo <= 8`: the 8-byte stores end
+            // at most at `o + 16 <= i + 16 <= src.len() <= dst.len()`.
+            unsafe { store64(dst, o, lo) };
+            // SAFETY: as above.
+            unsafe { store64(dst, o + kept_lo, hi) };
             i += take;
             o += kept_lo + kept_hi;
         }};
@@ -108,12 +106,12 @@ pub(super) unsafe fn utf8_run_ssse3(src: &[u8], dst: &mut [u8], latin1: bool) ->
     while src.len() - i >= STEP {
         // SAFETY: `i + 16 <= src.len()`, so the 16 bytes read are in
         // `src`; unaligned loads are allowed.
-        let v = unsafe { _mm_loadu_si128(src.as_ptr().add(i).cast::<__m128i>()) };
+        let v = unsafe { load128(src, i) };
         let high = mask_of(v);
         if high == 0 {
             // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 16`,
             // so the 16 bytes written are in `dst`.
-            unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(o).cast::<__m128i>(), v) };
+            unsafe { store128(dst, o, v) };
             i += STEP;
             o += STEP;
             continue;
@@ -266,36 +264,30 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
         }
     };
     let splat = |byte: u8| _mm512_set1_epi8(byte as i8);
-    // SAFETY: the tables are 64 bytes long.
-    let (k1_hi, k1_lo, k2_hi) = unsafe {
-        (
-            _mm512_loadu_si512(UTF8_BYTE_1_HIGH_64.as_ptr().cast()),
-            _mm512_loadu_si512(UTF8_BYTE_1_LOW_64.as_ptr().cast()),
-            _mm512_loadu_si512(UTF8_BYTE_2_HIGH_64.as_ptr().cast()),
-        )
-    };
+    // SAFETY: the tables are 64 bytes long; AVX-512 F is enabled.
+    let k1_hi = unsafe { load512(&UTF8_BYTE_1_HIGH_64, 0) };
+    // SAFETY: as above.
+    let k1_lo = unsafe { load512(&UTF8_BYTE_1_LOW_64, 0) };
+    // SAFETY: as above.
+    let k2_hi = unsafe { load512(&UTF8_BYTE_2_HIGH_64, 0) };
     let (question, top, top_two) = (splat(b'?'), splat(0x80), splat(0xC0));
     // Each byte's top six bits in its low six (`vpermb` ignores the
     // two bits the 16-bit shift brings in from the neighbour).
     let top6 = |x: __m512i| _mm512_srli_epi16(x, 2);
     // The loads at `i + 1` read one byte past the window.
     while src.len() - i > W {
-        let at = src.as_ptr().wrapping_add(i);
-        // SAFETY: `i + 65 <= src.len()`: the 64 bytes at `i` and at
-        // `i + 1` are in `src`.
-        let (v, next) = unsafe {
-            (
-                _mm512_loadu_si512(at.cast()),
-                _mm512_loadu_si512(at.add(1).cast()),
-            )
-        };
+        // SAFETY: `i + 65 <= src.len()`: the 64 bytes at `i` are in
+        // `src`; AVX-512 F is enabled.
+        let v = unsafe { load512(src, i) };
+        // SAFETY: and so are the 64 at `i + 1`.
+        let next = unsafe { load512(src, i + 1) };
         let high = _mm512_movepi8_mask(v);
         if high == 0 && src[i + W] < 0x80 {
             // ASCII up to and with the byte after the window. (No
             // character is cut before it: the window before checked
             // that byte `i` is not ASCII then.)
             // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
-            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(o).cast(), v) };
+            unsafe { store512(dst, o, v) };
             (base, ends) = (i, 1 << 63);
             i += W;
             o += W;
@@ -306,20 +298,18 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
             // Lane k of `permute(lanes - n, v)` is lane k - n of `v`;
             // the first n lanes, from before `src`, are zeroed.
             // SAFETY: `LANES` is 64 bytes long.
-            let lanes = unsafe { _mm512_loadu_si512(LANES.as_ptr().cast()) };
+            let lanes = unsafe { load512(&LANES, 0) };
             let back = |n: u8, keep: u64| {
                 _mm512_maskz_permutexvar_epi8(keep, _mm512_sub_epi8(lanes, splat(n)), v)
             };
             (back(1, !1), back(2, !3))
         } else {
             // (Loads are cheaper here than permutes of the window before.)
-            // SAFETY: `i >= 64`, so the bytes from `i - 2` are in `src`.
-            unsafe {
-                (
-                    _mm512_loadu_si512(at.sub(1).cast()),
-                    _mm512_loadu_si512(at.sub(2).cast()),
-                )
-            }
+            // SAFETY: `i >= 64`, so the 64 bytes from `i - 1` are in `src`.
+            let back1 = unsafe { load512(src, i - 1) };
+            // SAFETY: and those from `i - 2`.
+            let back2 = unsafe { load512(src, i - 2) };
+            (back1, back2)
         };
         // Bit k: the check of byte `i + k + 1` against the three before.
         let (p1, p2, p3) = (v, back1, back2);
@@ -362,7 +352,7 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
         let value = _mm512_mask_blend_epi8(high, v, value);
         let packed = _mm512_maskz_compress_epi8(last, value);
         // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
-        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(o).cast(), packed) };
+        unsafe { store512(dst, o, packed) };
         o += last.count_ones() as usize;
         if errors != 0 {
             if last != 0 {

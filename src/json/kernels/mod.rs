@@ -81,14 +81,13 @@ pub(crate) fn json_escape_run(
     {
         if src.len().saturating_sub(i) >= 2 * JSON_WINDOW {
             if crate::simd::avx512_available() {
-                // SAFETY: every feature the kernel needs is available
-                // (checked just above).
-                return unsafe {
-                    if kernel.raw_unicode {
-                        x86_256::json_escape_avx512_raw(src, i, out, kernel)
-                    } else {
-                        x86_256::json_escape_avx512(src, i, out, kernel)
-                    }
+                return if kernel.raw_unicode {
+                    // SAFETY: every feature the kernel needs is available
+                    // (checked just above).
+                    unsafe { x86_256::json_escape_avx512_raw(src, i, out, kernel) }
+                } else {
+                    // SAFETY: as above.
+                    unsafe { x86_256::json_escape_avx512(src, i, out, kernel) }
                 };
             }
             if std::arch::is_x86_feature_detected!("avx2") {

@@ -2,6 +2,12 @@
 //! [`json_escape_run`](super::json_escape_run) and, with AVX-512 VL, its
 //! paths for windows of two-byte escapes and runs of `\uXXXX` text.
 
+// Not yet one unsafe operation per block: the JSON kernels' loops are
+// `#[inline(always)]` functions compiled into callers with different
+// features, so their intrinsics are unsafe calls; each loop is one block
+// whose SAFETY note gives the bounds of its loads and stores.
+#![allow(clippy::multiple_unsafe_ops_per_block)]
+
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
@@ -22,14 +28,13 @@ pub(super) unsafe fn json_escape_avx2(
     out: &mut Vec<u8>,
     kernel: &JsonKernel,
 ) -> usize {
-    // SAFETY: AVX2 is enabled here, which is all the body needs
-    // without the dense path.
-    unsafe {
-        if kernel.raw_unicode {
-            json_escape_body::<false, true>(src, i, out, kernel)
-        } else {
-            json_escape_body::<false, false>(src, i, out, kernel)
-        }
+    if kernel.raw_unicode {
+        // SAFETY: AVX2 is enabled here, which is all the body needs
+        // without the dense path.
+        unsafe { json_escape_body::<false, true>(src, i, out, kernel) }
+    } else {
+        // SAFETY: as above.
+        unsafe { json_escape_body::<false, false>(src, i, out, kernel) }
     }
 }
 
@@ -95,7 +100,7 @@ unsafe fn json_escape_body<const DENSE: bool, const RAW: bool>(
     // bytes per byte of its own and of a character crossing its end
     // (35 bytes), and stores run up to 64 bytes past what it writes.
     const ROOM: usize = 6 * (W + 3) + 2 * W + 16;
-    // SAFETY (whole body): the caller enables AVX2 (and with `DENSE`
+    // SAFETY: (whole body) the caller enables AVX2 (and with `DENSE`
     // the AVX-512 features), so the intrinsics may run; memory accesses
     // are justified one by one below.
     unsafe {
@@ -452,7 +457,7 @@ unsafe fn pairs_window(
     dst: *mut u8,
     letters: &[u8; 128],
 ) -> Option<usize> {
-    // SAFETY (whole body): features as documented; the tables are 128
+    // SAFETY: (whole body) features as documented; the tables are 128
     // and 64 bytes long, the store within the 64 writable bytes.
     unsafe {
         // The tables are loaded here, not before the loop: a 512-bit
@@ -564,7 +569,7 @@ unsafe fn planes_run<const FOUR: bool>(
     const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
     let n = src.len();
     let sp = src.as_ptr();
-    // SAFETY (whole body): features as documented; loads are within
+    // SAFETY: (whole body) features as documented; loads are within
     // `src` (from `i - 3`, with `3 <= i`, to `i + 35 <= i + 64 <= n`),
     // stores within the room reserved.
     unsafe {
@@ -822,7 +827,7 @@ unsafe fn planes_two(
     const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
     let n = src.len();
     let sp = src.as_ptr();
-    // SAFETY (whole body): features as documented; loads are within
+    // SAFETY: (whole body) features as documented; loads are within
     // `src` (from `i - 1`, with `3 <= i`, to `i + 33 <= n`), stores
     // within the room reserved.
     unsafe {

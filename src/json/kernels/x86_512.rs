@@ -6,6 +6,12 @@
 //! [`escape_char`]); with AVX2 too, text copied as it is under
 //! `JSON_UNESCAPED_UNICODE` ([`raw_run`]).
 
+// Not yet one unsafe operation per block: the JSON kernels' loops are
+// `#[inline(always)]` functions compiled into callers with different
+// features, so their intrinsics are unsafe calls; each loop is one block
+// whose SAFETY note gives the bounds of its loads and stores.
+#![allow(clippy::multiple_unsafe_ops_per_block)]
+
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
@@ -127,7 +133,7 @@ pub(super) unsafe fn walk_window(
 ) -> Result<(usize, usize), (usize, usize)> {
     const W: usize = 32;
     let sp = src.as_ptr();
-    // SAFETY (whole body): loads within `src` (up to `i + 64`, four
+    // SAFETY: (whole body) loads within `src` (up to `i + 64`, four
     // bytes at `i + 31` at most), stores within the room documented.
     unsafe {
         // `src[i + last..]` is stored at `dst + len` before each
@@ -207,7 +213,7 @@ unsafe fn raw_run(
     const W: usize = 32;
     let n = src.len();
     let sp = src.as_ptr();
-    // SAFETY (whole body): AVX2 as documented; loads within `src` (up
+    // SAFETY: (whole body) AVX2 as documented; loads within `src` (up
     // to `i + 35 <= n`, and back to the run's start), stores within the
     // room reserved.
     unsafe {
@@ -425,11 +431,10 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
     let sp = src.as_ptr();
     // A continuation byte at the start (after a malformed sequence the
     // caller skipped) is malformed itself, whatever the bytes before it.
-    // SAFETY: `i < n`.
-    if n - i < 2 * WIDE + 3 || unsafe { *sp.add(i) } & 0xC0 == 0x80 {
+    if n - i < 2 * WIDE + 3 || src[i] & 0xC0 == 0x80 {
         return (i, len);
     }
-    // SAFETY (whole body): features as documented; loads are within
+    // SAFETY: (whole body) features as documented; loads are within
     // `src` (from `i - 3`, with `3 <= i`, to `i + 67 <= n`), stores
     // within the room reserved.
     unsafe {
@@ -656,7 +661,7 @@ pub(super) unsafe fn planes_two_wide(
     if n - i < 2 * WIDE {
         return (i, len);
     }
-    // SAFETY (whole body): features as documented; loads are within
+    // SAFETY: (whole body) features as documented; loads are within
     // `src` (from `i - 1`, with `3 <= i`, to `i + 65 <= n`), stores
     // within the room reserved.
     unsafe {
