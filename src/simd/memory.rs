@@ -93,3 +93,31 @@ pub(crate) unsafe fn store512(d: &mut [u8], at: usize, v: __m512i) {
     // caller's).
     unsafe { _mm512_storeu_si512(d.as_mut_ptr().wrapping_add(at).cast(), v) }
 }
+
+/// Stores `v` at bytes `at..at + 64` of `out`'s buffer, which may be past
+/// its length (in its spare capacity).
+///
+/// # Safety
+///
+/// `at + 64 <= out.capacity()`; the CPU must support AVX-512 F.
+#[inline(always)]
+pub(crate) unsafe fn store512_spare(out: &mut Vec<u8>, at: usize, v: __m512i) {
+    debug_assert!(fits(out.capacity(), at, 64));
+    // SAFETY: the 64 bytes are in `out`'s buffer, and AVX-512 F is there
+    // (the caller's).
+    unsafe { _mm512_storeu_si512(out.as_mut_ptr().wrapping_add(at).cast(), v) }
+}
+
+/// Writes `v` (little-endian) at bytes `at..at + 4` of `out`'s buffer,
+/// which may be past its length (in its spare capacity).
+///
+/// # Safety
+///
+/// `at + 4 <= out.capacity()`.
+#[inline(always)]
+pub(crate) unsafe fn store32_spare(out: &mut Vec<u8>, at: usize, v: u32) {
+    debug_assert!(fits(out.capacity(), at, 4));
+    let p = out.as_mut_ptr().wrapping_add(at).cast::<u32>();
+    // SAFETY: the 4 bytes are in `out`'s buffer (the caller's).
+    unsafe { p.write_unaligned(v.to_le()) }
+}

@@ -16,6 +16,7 @@
 use std::arch::x86_64::*;
 
 use crate::simd::Vector;
+use crate::simd::memory::{load512, store32_spare, store512_spare};
 use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::x86_256::{HIGH_CONT, HIGH_L2, HIGH_L3, HIGH_L4, HIGH_LEAD, HIGH_LONG};
@@ -365,27 +366,59 @@ static WEAVE: [[u8; 64]; 3] = {
     t
 };
 
+/// [`Vector::table`] on 512-bit vectors, where the kernel's features are
+/// enabled.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn table(t: &[u8; 16]) -> __m512i {
+    // SAFETY: AVX-512 F is enabled.
+    unsafe { __m512i::table(t) }
+}
+
+/// [`Vector::high_nibble`] on 512-bit vectors.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn high_nibble(x: __m512i) -> __m512i {
+    // SAFETY: AVX-512 F and BW are enabled.
+    unsafe { x.high_nibble() }
+}
+
+/// [`lookups`] on 512-bit vectors.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn utf8_lookups() -> [__m512i; 3] {
+    // SAFETY: AVX-512 F and BW are enabled.
+    unsafe { lookups::<__m512i>() }
+}
+
+/// [`utf8_errors`] on 512-bit vectors.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn utf8_errors_512(
+    kl: [__m512i; 3],
+    cur: __m512i,
+    p1: __m512i,
+    p2: __m512i,
+    p3: __m512i,
+) -> __m512i {
+    // SAFETY: AVX-512 F and BW are enabled.
+    unsafe { utf8_errors(kl, cur, p1, p2, p3) }
+}
+
 /// `x` in every byte.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512 F (the caller enables it).
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx512f")]
 #[allow(clippy::cast_possible_wrap)]
-unsafe fn b(x: u8) -> __m512i {
-    // SAFETY: features as documented.
-    unsafe { _mm512_set1_epi8(x as i8) }
+fn b(x: u8) -> __m512i {
+    _mm512_set1_epi8(x as i8)
 }
 
 /// `m ? y : x` bytewise.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512 F (the caller enables it).
-#[inline(always)]
-unsafe fn sel(m: __m512i, y: __m512i, x: __m512i) -> __m512i {
-    // SAFETY: features as documented (0xCA is `a ? b : c`).
-    unsafe { _mm512_ternarylogic_epi32::<0xCA>(m, y, x) }
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn sel(m: __m512i, y: __m512i, x: __m512i) -> __m512i {
+    // 0xCA is `a ? b : c`.
+    _mm512_ternarylogic_epi32::<0xCA>(m, y, x)
 }
 
 /// `x86::planes_run` on 64-byte windows, every operation on 512-bit
@@ -416,6 +449,7 @@ unsafe fn sel(m: __m512i, y: __m512i, x: __m512i) -> __m512i {
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+#[deny(clippy::multiple_unsafe_ops_per_block)]
 pub(super) unsafe fn planes_wide<const FOUR: bool>(
     src: &[u8],
     mut i: usize,
@@ -428,197 +462,195 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
     // Room for a window: three bytes per position, 64 stored past.
     const ROOM: usize = 3 * WIDE + 64;
     let n = src.len();
-    let sp = src.as_ptr();
     // A continuation byte at the start (after a malformed sequence the
     // caller skipped) is malformed itself, whatever the bytes before it.
     if n - i < 2 * WIDE + 3 || src[i] & 0xC0 == 0x80 {
         return (i, len);
     }
-    // SAFETY: (whole body) features as documented; loads are within
-    // `src` (from `i - 3`, with `3 <= i`, to `i + 67 <= n`), stores
-    // within the room reserved.
-    unsafe {
-        let (lo_t, hi_t) = (__m512i::table(lo_t), __m512i::table(hi_t));
-        let (t_l2, t_l3, t_l4, t_lead) = (
-            __m512i::table(&HIGH_L2),
-            __m512i::table(&HIGH_L3),
-            __m512i::table(&HIGH_L4),
-            __m512i::table(&HIGH_LEAD),
-        );
-        let kl = lookups::<__m512i>();
-        let hex_table = __m512i::table(b"0123456789abcdef");
-        let (letters_lo, letters_hi) = (
-            _mm512_loadu_si512(letters.as_ptr().cast()),
-            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
-        );
-        let nibble = b(0x0F);
-        let zero = _mm512_setzero_si512();
-        let mut entry = true;
-        // A window's loads reach `i + 67`. A window is taken whole only
-        // with 131 bytes left, so that after it the loads of one more
-        // always fit: that one writes only the end of a character the
-        // whole one began.
-        while n - i >= WIDE + 3 {
-            let whole = n - i >= 2 * WIDE + 3;
-            if out.capacity() - len < ROOM {
-                out.set_len(len);
-                out.reserve(ROOM);
-            }
-            let dst = out.as_mut_ptr().add(len);
-            let c = _mm512_loadu_si512(sp.add(i).cast());
-            let p1 = _mm512_loadu_si512(sp.add(i - 1).cast());
-            let p2 = _mm512_loadu_si512(sp.add(i - 2).cast());
-            let p3 = _mm512_loadu_si512(sp.add(i - 3).cast());
-            let n1 = _mm512_loadu_si512(sp.add(i + 1).cast());
-            let n2 = _mm512_loadu_si512(sp.add(i + 2).cast());
-            let n3 = _mm512_loadu_si512(sp.add(i + 3).cast());
-            let hc = Vector::high_nibble(c);
-            let special: u64 = _mm512_test_epi8_mask(
-                _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
-                _mm512_shuffle_epi8(hi_t, hc),
-            );
-            // The letters of two-byte escapes, when there is a byte to
-            // escape; a byte to escape without one is an error.
-            let (letter, no_letter) = if special == 0 {
-                (zero, 0)
-            } else {
-                let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
-                (letter, special & _mm512_testn_epi8_mask(letter, letter))
-            };
-            let mut errors = utf8_errors(kl, n3, n2, n1, c);
-            if !FOUR {
-                // Four-byte leads are for the other variant.
-                errors = _mm512_or_si512(errors, _mm512_shuffle_epi8(t_l4, hc));
-            }
-            let mut bad: u64 = _mm512_test_epi8_mask(errors, errors) | no_letter;
-            let at_entry = entry;
-            if entry {
-                let head = utf8_errors(kl, c, p1, p2, p3);
-                bad |= _mm512_test_epi8_mask(head, head) & 0b111;
-                entry = false;
-            }
-            let high: u64 = _mm512_movepi8_mask(c);
-            let ok = whole && bad == 0 && high.count_ones() >= WIDE_STAY;
-            // When this window fails, the leading continuation bytes
-            // finishing a character begun in the window before are
-            // still written (none at the run's entry: a character
-            // start): at most three, those the window before checked.
-            let carried = if ok || at_entry {
-                0
-            } else {
-                let cont = high & !_mm512_cmpge_epu8_mask(c, b(0xC0));
-                ((!cont).trailing_zeros() as usize).min(3)
-            };
-            if !ok && carried == 0 {
-                break;
-            }
-
-            // Roles of each byte, from its class and the classes of
-            // the bytes before it (as in `x86::planes_run`).
-            let (hp1, hp2, hp3) = (
-                Vector::high_nibble(p1),
-                Vector::high_nibble(p2),
-                Vector::high_nibble(p3),
-            );
-            let lead = _mm512_shuffle_epi8(t_lead, hc);
-            let l2 = _mm512_shuffle_epi8(t_l2, hc);
-            let l2c = _mm512_shuffle_epi8(t_l2, hp1);
-            let l3c1 = _mm512_shuffle_epi8(t_l3, hp1);
-            let l3c2 = _mm512_shuffle_epi8(t_l3, hp2);
-
-            // Hex digit values: `p` the byte before, `c` the byte, `n`
-            // the byte after.
-            let c_lo = _mm512_and_si512(c, nibble);
-            let p1_2 = _mm512_slli_epi16::<2>(p1);
-            let x1 = sel(b(0x0C), p1_2, hc);
-            let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
-            let nb = _mm512_and_si512(p1, nibble);
-            let nd = _mm512_and_si512(_mm512_srli_epi16::<2>(c), nibble);
-            let mut d0 = sel(l3c1, nb, na);
-            d0 = sel(l3c2, x1, d0);
-            let mut d1 = sel(l3c1, nd, x1);
-            d1 = sel(l3c2, c_lo, d1);
-            let mut d2 = c_lo;
-            let mut escaped = lead;
-            let mut u_byte = lead;
-            let mut three = _mm512_or_si512(l2, l2c);
-            let mut d_byte = zero;
-            if FOUR {
-                let l4 = _mm512_shuffle_epi8(t_l4, hc);
-                let l4c1 = _mm512_shuffle_epi8(t_l4, hp1);
-                let l4c2 = _mm512_shuffle_epi8(t_l4, hp2);
-                let l4c3 = _mm512_shuffle_epi8(t_l4, hp3);
-                let u1 = _mm512_sub_epi8(sel(b(0x1C), p1_2, hc), b(1));
-                let ng =
-                    _mm512_ternarylogic_epi32::<0xEA>(_mm512_srli_epi16::<2>(u1), b(0x03), b(0x08));
-                let nh = sel(
-                    b(0x0C),
-                    _mm512_slli_epi16::<2>(u1),
-                    _mm512_and_si512(nd, b(0x03)),
-                );
-                let ni = sel(b(0x0C), _mm512_slli_epi16::<2>(c), Vector::high_nibble(n1));
-                let nf = _mm512_ternarylogic_epi32::<0xEA>(na, b(0x03), b(0x0C));
-                d0 = sel(l4c1, ng, d0);
-                d0 = sel(l4c3, nf, d0);
-                d1 = sel(l4c1, nh, d1);
-                d2 = sel(l4c1, ni, d2);
-                escaped = _mm512_or_si512(escaped, l4c2);
-                u_byte = _mm512_or_si512(u_byte, l4c2);
-                d_byte = _mm512_or_si512(l4, l4c2);
-                three = _mm512_or_si512(
-                    three,
-                    _mm512_or_si512(_mm512_or_si512(l4, l4c1), _mm512_or_si512(l4c2, l4c3)),
-                );
-            }
-            let mut q0 = sel(escaped, b(b'\\'), _mm512_shuffle_epi8(hex_table, d0));
-            q0 = _mm512_mask_mov_epi8(q0, !high, c);
-            let mut q1 = sel(u_byte, b(b'u'), _mm512_shuffle_epi8(hex_table, d1));
-            q1 = _mm512_maskz_mov_epi8(high, q1);
-            if special != 0 {
-                q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
-                q1 = _mm512_mask_mov_epi8(q1, special, letter);
-            }
-            let mut q2 = _mm512_shuffle_epi8(hex_table, d2);
-            if FOUR {
-                q2 = sel(d_byte, b(b'd'), q2);
-            }
-            q2 = sel(l2, b(b'0'), q2);
-            // Three bytes: two-byte and four-byte characters.
-            q2 = _mm512_and_si512(q2, three);
-
-            // Planes 0 and 1 cut down to the lanes each part needs.
-            let lanes = [
-                _mm512_shuffle_i64x2::<0x44>(q0, q1),
-                _mm512_shuffle_i64x2::<0x99>(q0, q1),
-                _mm512_shuffle_i64x2::<0xEE>(q0, q1),
-            ];
-            let mut written = 0;
-            for (k, (weave, lanes)) in WEAVE.iter().zip(lanes).enumerate() {
-                let index = _mm512_loadu_si512(weave.as_ptr().cast());
-                let part = _mm512_permutex2var_epi8(lanes, index, q2);
-                let mut keep: u64 = _mm512_test_epi8_mask(part, part);
-                if !ok {
-                    // Only the end of the character begun before.
-                    if k > 0 {
-                        break;
-                    }
-                    keep &= (1u64 << (3 * carried)) - 1;
-                }
-                _mm512_storeu_si512(
-                    dst.add(written).cast(),
-                    _mm512_maskz_compress_epi8(keep, part),
-                );
-                written += keep.count_ones() as usize;
-            }
-            len += written;
-            if !ok {
-                i += carried;
-                return (i, len);
-            }
-            i += WIDE;
+    let (lo_t, hi_t) = (table(lo_t), table(hi_t));
+    let (t_l2, t_l3, t_l4, t_lead) = (
+        table(&HIGH_L2),
+        table(&HIGH_L3),
+        table(&HIGH_L4),
+        table(&HIGH_LEAD),
+    );
+    let kl = utf8_lookups();
+    let hex_table = table(b"0123456789abcdef");
+    // SAFETY: `letters` is 128 bytes long; AVX-512 F is enabled.
+    let letters_lo = unsafe { load512(letters, 0) };
+    // SAFETY: as above.
+    let letters_hi = unsafe { load512(letters, 64) };
+    let nibble = b(0x0F);
+    let zero = _mm512_setzero_si512();
+    let mut entry = true;
+    // A window's loads reach `i + 67`. A window is taken whole only
+    // with 131 bytes left, so that after it the loads of one more
+    // always fit: that one writes only the end of a character the
+    // whole one began.
+    while n - i >= WIDE + 3 {
+        let whole = n - i >= 2 * WIDE + 3;
+        if out.capacity() - len < ROOM {
+            // SAFETY: the bytes of `out` up to `len` are written.
+            unsafe { out.set_len(len) };
+            out.reserve(ROOM);
         }
-        (i, len)
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let c = unsafe { load512(src, i) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let p1 = unsafe { load512(src, i - 1) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let p2 = unsafe { load512(src, i - 2) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let p3 = unsafe { load512(src, i - 3) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let n1 = unsafe { load512(src, i + 1) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let n2 = unsafe { load512(src, i + 2) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let n3 = unsafe { load512(src, i + 3) };
+        let hc = high_nibble(c);
+        let special: u64 = _mm512_test_epi8_mask(
+            _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
+            _mm512_shuffle_epi8(hi_t, hc),
+        );
+        // The letters of two-byte escapes, when there is a byte to
+        // escape; a byte to escape without one is an error.
+        let (letter, no_letter) = if special == 0 {
+            (zero, 0)
+        } else {
+            let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
+            (letter, special & _mm512_testn_epi8_mask(letter, letter))
+        };
+        let mut errors = utf8_errors_512(kl, n3, n2, n1, c);
+        if !FOUR {
+            // Four-byte leads are for the other variant.
+            errors = _mm512_or_si512(errors, _mm512_shuffle_epi8(t_l4, hc));
+        }
+        let mut bad: u64 = _mm512_test_epi8_mask(errors, errors) | no_letter;
+        let at_entry = entry;
+        if entry {
+            let head = utf8_errors_512(kl, c, p1, p2, p3);
+            bad |= _mm512_test_epi8_mask(head, head) & 0b111;
+            entry = false;
+        }
+        let high: u64 = _mm512_movepi8_mask(c);
+        let ok = whole && bad == 0 && high.count_ones() >= WIDE_STAY;
+        // When this window fails, the leading continuation bytes
+        // finishing a character begun in the window before are
+        // still written (none at the run's entry: a character
+        // start): at most three, those the window before checked.
+        let carried = if ok || at_entry {
+            0
+        } else {
+            let cont = high & !_mm512_cmpge_epu8_mask(c, b(0xC0));
+            ((!cont).trailing_zeros() as usize).min(3)
+        };
+        if !ok && carried == 0 {
+            break;
+        }
+
+        // Roles of each byte, from its class and the classes of
+        // the bytes before it (as in `x86::planes_run`).
+        let (hp1, hp2, hp3) = (high_nibble(p1), high_nibble(p2), high_nibble(p3));
+        let lead = _mm512_shuffle_epi8(t_lead, hc);
+        let l2 = _mm512_shuffle_epi8(t_l2, hc);
+        let l2c = _mm512_shuffle_epi8(t_l2, hp1);
+        let l3c1 = _mm512_shuffle_epi8(t_l3, hp1);
+        let l3c2 = _mm512_shuffle_epi8(t_l3, hp2);
+
+        // Hex digit values: `p` the byte before, `c` the byte, `n`
+        // the byte after.
+        let c_lo = _mm512_and_si512(c, nibble);
+        let p1_2 = _mm512_slli_epi16::<2>(p1);
+        let x1 = sel(b(0x0C), p1_2, hc);
+        let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
+        let nb = _mm512_and_si512(p1, nibble);
+        let nd = _mm512_and_si512(_mm512_srli_epi16::<2>(c), nibble);
+        let mut d0 = sel(l3c1, nb, na);
+        d0 = sel(l3c2, x1, d0);
+        let mut d1 = sel(l3c1, nd, x1);
+        d1 = sel(l3c2, c_lo, d1);
+        let mut d2 = c_lo;
+        let mut escaped = lead;
+        let mut u_byte = lead;
+        let mut three = _mm512_or_si512(l2, l2c);
+        let mut d_byte = zero;
+        if FOUR {
+            let l4 = _mm512_shuffle_epi8(t_l4, hc);
+            let l4c1 = _mm512_shuffle_epi8(t_l4, hp1);
+            let l4c2 = _mm512_shuffle_epi8(t_l4, hp2);
+            let l4c3 = _mm512_shuffle_epi8(t_l4, hp3);
+            let u1 = _mm512_sub_epi8(sel(b(0x1C), p1_2, hc), b(1));
+            let ng =
+                _mm512_ternarylogic_epi32::<0xEA>(_mm512_srli_epi16::<2>(u1), b(0x03), b(0x08));
+            let nh = sel(
+                b(0x0C),
+                _mm512_slli_epi16::<2>(u1),
+                _mm512_and_si512(nd, b(0x03)),
+            );
+            let ni = sel(b(0x0C), _mm512_slli_epi16::<2>(c), high_nibble(n1));
+            let nf = _mm512_ternarylogic_epi32::<0xEA>(na, b(0x03), b(0x0C));
+            d0 = sel(l4c1, ng, d0);
+            d0 = sel(l4c3, nf, d0);
+            d1 = sel(l4c1, nh, d1);
+            d2 = sel(l4c1, ni, d2);
+            escaped = _mm512_or_si512(escaped, l4c2);
+            u_byte = _mm512_or_si512(u_byte, l4c2);
+            d_byte = _mm512_or_si512(l4, l4c2);
+            three = _mm512_or_si512(
+                three,
+                _mm512_or_si512(_mm512_or_si512(l4, l4c1), _mm512_or_si512(l4c2, l4c3)),
+            );
+        }
+        let mut q0 = sel(escaped, b(b'\\'), _mm512_shuffle_epi8(hex_table, d0));
+        q0 = _mm512_mask_mov_epi8(q0, !high, c);
+        let mut q1 = sel(u_byte, b(b'u'), _mm512_shuffle_epi8(hex_table, d1));
+        q1 = _mm512_maskz_mov_epi8(high, q1);
+        if special != 0 {
+            q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
+            q1 = _mm512_mask_mov_epi8(q1, special, letter);
+        }
+        let mut q2 = _mm512_shuffle_epi8(hex_table, d2);
+        if FOUR {
+            q2 = sel(d_byte, b(b'd'), q2);
+        }
+        q2 = sel(l2, b(b'0'), q2);
+        // Three bytes: two-byte and four-byte characters.
+        q2 = _mm512_and_si512(q2, three);
+
+        // Planes 0 and 1 cut down to the lanes each part needs.
+        let lanes = [
+            _mm512_shuffle_i64x2::<0x44>(q0, q1),
+            _mm512_shuffle_i64x2::<0x99>(q0, q1),
+            _mm512_shuffle_i64x2::<0xEE>(q0, q1),
+        ];
+        let mut written = 0;
+        for (k, (weave, lanes)) in WEAVE.iter().zip(lanes).enumerate() {
+            // SAFETY: the table is 64 bytes long; AVX-512 F.
+            let index = unsafe { load512(weave, 0) };
+            let part = _mm512_permutex2var_epi8(lanes, index, q2);
+            let mut keep: u64 = _mm512_test_epi8_mask(part, part);
+            if !ok {
+                // Only the end of the character begun before.
+                if k > 0 {
+                    break;
+                }
+                keep &= (1u64 << (3 * carried)) - 1;
+            }
+            let packed = _mm512_maskz_compress_epi8(keep, part);
+            // SAFETY: `len + written + 64 <= out.capacity()` (the room
+            // reserved for the window); AVX-512 F.
+            unsafe { store512_spare(out, len + written, packed) };
+            written += keep.count_ones() as usize;
+        }
+        len += written;
+        if !ok {
+            i += carried;
+            return (i, len);
+        }
+        i += WIDE;
     }
+    (i, len)
 }
 
 /// `x86::planes_two` on 64-byte windows, every operation on 512-bit
@@ -644,6 +676,7 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 #[allow(clippy::too_many_lines)]
+#[deny(clippy::multiple_unsafe_ops_per_block)]
 pub(super) unsafe fn planes_two_wide(
     src: &[u8],
     mut i: usize,
@@ -657,132 +690,126 @@ pub(super) unsafe fn planes_two_wide(
     // the end of a character crossing the window's end.
     const ROOM: usize = 3 * WIDE + 64 + 8;
     let n = src.len();
-    let sp = src.as_ptr();
     if n - i < 2 * WIDE {
         return (i, len);
     }
-    // SAFETY: (whole body) features as documented; loads are within
-    // `src` (from `i - 1`, with `3 <= i`, to `i + 65 <= n`), stores
-    // within the room reserved.
-    unsafe {
-        let (lo_t, hi_t) = (__m512i::table(lo_t), __m512i::table(hi_t));
-        let (t_lead, t_cont, t_long) = (
-            __m512i::table(&HIGH_L2),
-            __m512i::table(&HIGH_CONT),
-            __m512i::table(&HIGH_LONG),
-        );
-        let hex_table = __m512i::table(b"0123456789abcdef");
-        let (letters_lo, letters_hi) = (
-            _mm512_loadu_si512(letters.as_ptr().cast()),
-            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
-        );
-        let nibble = b(0x0F);
-        let zero = _mm512_setzero_si512();
-        // No window may start with a continuation byte (as in
-        // `x86::planes_two`); each window's leads are checked against
-        // the bytes after them, the byte after the window included.
-        while n - i >= 2 * WIDE {
-            if *sp.add(i) & 0xC0 == 0x80 {
-                break;
-            }
-            if out.capacity() - len < ROOM {
-                out.set_len(len);
-                out.reserve(ROOM);
-            }
-            let dst = out.as_mut_ptr().add(len);
-            let c = _mm512_loadu_si512(sp.add(i).cast());
-            let p1 = _mm512_loadu_si512(sp.add(i - 1).cast());
-            let n1 = _mm512_loadu_si512(sp.add(i + 1).cast());
-            let hc = Vector::high_nibble(c);
-            let lead = _mm512_shuffle_epi8(t_lead, hc);
-            let cont = _mm512_shuffle_epi8(t_cont, hc);
-            let next_cont = _mm512_shuffle_epi8(t_cont, Vector::high_nibble(n1));
-            let special: u64 = _mm512_test_epi8_mask(
-                _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
-                _mm512_shuffle_epi8(hi_t, hc),
-            );
-            // The letters of two-byte escapes, when there is a byte to
-            // escape; a byte to escape without one is an error.
-            let (letter, no_letter) = if special == 0 {
-                (zero, 0)
-            } else {
-                let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
-                (letter, special & _mm512_testn_epi8_mask(letter, letter))
-            };
-            // Malformed or not for this path: a lead not followed by a
-            // continuation byte or the other way round (a continuation
-            // byte at the window's start follows the previous window's
-            // last lead, checked there), C0 and C1, longer characters,
-            // escapes of six bytes.
-            let errors = _mm512_or_si512(
-                _mm512_xor_si512(lead, next_cont),
-                _mm512_shuffle_epi8(t_long, hc),
-            );
-            let bad = _mm512_test_epi8_mask(errors, errors)
-                | no_letter
-                | _mm512_cmpeq_epi8_mask(_mm512_and_si512(c, b(0xFE)), b(0xC0));
-            let high: u64 = _mm512_movepi8_mask(c);
-            if bad != 0 || high.count_ones() < WIDE_STAY {
-                break;
-            }
-            // Two hex digits from the lead (before), one and a half
-            // from the second byte.
-            let x1 = _mm512_ternarylogic_epi32::<0xF8>(
-                _mm512_and_si512(_mm512_slli_epi16::<2>(p1), b(0x0C)),
-                hc,
-                b(0x03),
-            );
-            let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
-            let mut q0 = _mm512_mask_mov_epi8(_mm512_shuffle_epi8(hex_table, na), !high, c);
-            q0 = sel(lead, b(b'\\'), q0);
-            let mut q1 = sel(lead, b(b'u'), _mm512_shuffle_epi8(hex_table, x1));
-            q1 = _mm512_maskz_mov_epi8(high, q1);
-            if special != 0 {
-                q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
-                q1 = _mm512_mask_mov_epi8(q1, special, letter);
-            }
-            let q2 = _mm512_and_si512(
-                sel(
-                    lead,
-                    b(b'0'),
-                    _mm512_shuffle_epi8(hex_table, _mm512_and_si512(c, nibble)),
-                ),
-                _mm512_or_si512(lead, cont),
-            );
-            let lanes = [
-                _mm512_shuffle_i64x2::<0x44>(q0, q1),
-                _mm512_shuffle_i64x2::<0x99>(q0, q1),
-                _mm512_shuffle_i64x2::<0xEE>(q0, q1),
-            ];
-            let mut written = 0;
-            for (weave, lanes) in WEAVE.iter().zip(lanes) {
-                let part =
-                    _mm512_permutex2var_epi8(lanes, _mm512_loadu_si512(weave.as_ptr().cast()), q2);
-                let keep: u64 = _mm512_test_epi8_mask(part, part);
-                _mm512_storeu_si512(
-                    dst.add(written).cast(),
-                    _mm512_maskz_compress_epi8(keep, part),
-                );
-                written += keep.count_ones() as usize;
-            }
-            len += written;
-            i += WIDE;
-            // A lead at the window's end: its second byte goes with it
-            // (it was checked above); the next window starts after it.
-            if *sp.add(i - 1) >= 0xC0 {
-                let (lead_byte, second) = (u32::from(*sp.add(i - 1)), u32::from(*sp.add(i)));
-                let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
-                let word = super::json_unit_word(cp) >> 24; // the last three digits
-                out.as_mut_ptr()
-                    .add(len)
-                    .cast::<u32>()
-                    .write_unaligned((word as u32).to_le());
-                len += 3;
-                i += 1;
-            }
+    // Loads are within `src` (from `i - 1`, with `3 <= i`, to
+    // `i + 65 <= n`), stores within the room reserved.
+    let (lo_t, hi_t) = (table(lo_t), table(hi_t));
+    let (t_lead, t_cont, t_long) = (table(&HIGH_L2), table(&HIGH_CONT), table(&HIGH_LONG));
+    let hex_table = table(b"0123456789abcdef");
+    // SAFETY: `letters` is 128 bytes long; AVX-512 F is enabled.
+    let letters_lo = unsafe { load512(letters, 0) };
+    // SAFETY: as above.
+    let letters_hi = unsafe { load512(letters, 64) };
+    let nibble = b(0x0F);
+    let zero = _mm512_setzero_si512();
+    // No window may start with a continuation byte (as in
+    // `x86::planes_two`); each window's leads are checked against
+    // the bytes after them, the byte after the window included.
+    while n - i >= 2 * WIDE {
+        if src[i] & 0xC0 == 0x80 {
+            break;
         }
-        (i, len)
+        if out.capacity() - len < ROOM {
+            // SAFETY: the bytes of `out` up to `len` are written.
+            unsafe { out.set_len(len) };
+            out.reserve(ROOM);
+        }
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let c = unsafe { load512(src, i) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let p1 = unsafe { load512(src, i - 1) };
+        // SAFETY: within `src` (the bounds above); AVX-512 F.
+        let n1 = unsafe { load512(src, i + 1) };
+        let hc = high_nibble(c);
+        let lead = _mm512_shuffle_epi8(t_lead, hc);
+        let cont = _mm512_shuffle_epi8(t_cont, hc);
+        let next_cont = _mm512_shuffle_epi8(t_cont, high_nibble(n1));
+        let special: u64 = _mm512_test_epi8_mask(
+            _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
+            _mm512_shuffle_epi8(hi_t, hc),
+        );
+        // The letters of two-byte escapes, when there is a byte to
+        // escape; a byte to escape without one is an error.
+        let (letter, no_letter) = if special == 0 {
+            (zero, 0)
+        } else {
+            let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
+            (letter, special & _mm512_testn_epi8_mask(letter, letter))
+        };
+        // Malformed or not for this path: a lead not followed by a
+        // continuation byte or the other way round (a continuation
+        // byte at the window's start follows the previous window's
+        // last lead, checked there), C0 and C1, longer characters,
+        // escapes of six bytes.
+        let errors = _mm512_or_si512(
+            _mm512_xor_si512(lead, next_cont),
+            _mm512_shuffle_epi8(t_long, hc),
+        );
+        let bad = _mm512_test_epi8_mask(errors, errors)
+            | no_letter
+            | _mm512_cmpeq_epi8_mask(_mm512_and_si512(c, b(0xFE)), b(0xC0));
+        let high: u64 = _mm512_movepi8_mask(c);
+        if bad != 0 || high.count_ones() < WIDE_STAY {
+            break;
+        }
+        // Two hex digits from the lead (before), one and a half
+        // from the second byte.
+        let x1 = _mm512_ternarylogic_epi32::<0xF8>(
+            _mm512_and_si512(_mm512_slli_epi16::<2>(p1), b(0x0C)),
+            hc,
+            b(0x03),
+        );
+        let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
+        let mut q0 = _mm512_mask_mov_epi8(_mm512_shuffle_epi8(hex_table, na), !high, c);
+        q0 = sel(lead, b(b'\\'), q0);
+        let mut q1 = sel(lead, b(b'u'), _mm512_shuffle_epi8(hex_table, x1));
+        q1 = _mm512_maskz_mov_epi8(high, q1);
+        if special != 0 {
+            q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
+            q1 = _mm512_mask_mov_epi8(q1, special, letter);
+        }
+        let q2 = _mm512_and_si512(
+            sel(
+                lead,
+                b(b'0'),
+                _mm512_shuffle_epi8(hex_table, _mm512_and_si512(c, nibble)),
+            ),
+            _mm512_or_si512(lead, cont),
+        );
+        let lanes = [
+            _mm512_shuffle_i64x2::<0x44>(q0, q1),
+            _mm512_shuffle_i64x2::<0x99>(q0, q1),
+            _mm512_shuffle_i64x2::<0xEE>(q0, q1),
+        ];
+        let mut written = 0;
+        for (weave, lanes) in WEAVE.iter().zip(lanes) {
+            // SAFETY: the table is 64 bytes long; AVX-512 F.
+            let index = unsafe { load512(weave, 0) };
+            let part = _mm512_permutex2var_epi8(lanes, index, q2);
+            let keep: u64 = _mm512_test_epi8_mask(part, part);
+            let packed = _mm512_maskz_compress_epi8(keep, part);
+            // SAFETY: `len + written + 64 <= out.capacity()` (the room
+            // reserved for the window); AVX-512 F.
+            unsafe { store512_spare(out, len + written, packed) };
+            written += keep.count_ones() as usize;
+        }
+        len += written;
+        i += WIDE;
+        // A lead at the window's end: its second byte goes with it
+        // (it was checked above); the next window starts after it.
+        if src[i - 1] >= 0xC0 {
+            let (lead_byte, second) = (u32::from(src[i - 1]), u32::from(src[i]));
+            let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
+            let word = super::json_unit_word(cp) >> 24; // the last three digits
+            // SAFETY: within the room reserved for the window.
+            unsafe { store32_spare(out, len, word as u32) };
+            len += 3;
+            i += 1;
+        }
     }
+    (i, len)
 }
 
 #[cfg(test)]
