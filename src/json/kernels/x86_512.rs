@@ -405,6 +405,33 @@ fn utf8_errors_512(
     unsafe { utf8_errors(kl, cur, p1, p2, p3) }
 }
 
+/// The bytes of window `c` to escape (`lo_hi`: [`super::JsonKernel`]'s
+/// lookups; `hc`: the window's high nibbles), the letters of their
+/// two-byte escapes (`letters`: the 128-byte table), and the bytes to
+/// escape without one (an error for the planes paths).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn escapes_of(
+    c: __m512i,
+    hc: __m512i,
+    lo_hi: [__m512i; 2],
+    letters: [__m512i; 2],
+) -> (u64, __m512i, u64) {
+    let special: u64 = _mm512_test_epi8_mask(
+        _mm512_shuffle_epi8(lo_hi[0], _mm512_and_si512(c, _mm512_set1_epi8(0x0F))),
+        _mm512_shuffle_epi8(lo_hi[1], hc),
+    );
+    if special == 0 {
+        return (0, _mm512_setzero_si512(), 0);
+    }
+    let letter = _mm512_permutex2var_epi8(letters[0], c, letters[1]);
+    (
+        special,
+        letter,
+        special & _mm512_testn_epi8_mask(letter, letter),
+    )
+}
+
 /// `x` in every byte.
 #[inline]
 #[target_feature(enable = "avx512f")]
@@ -509,18 +536,8 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
         // SAFETY: within `src` (the bounds above); AVX-512 F.
         let n3 = unsafe { load512(src, i + 3) };
         let hc = high_nibble(c);
-        let special: u64 = _mm512_test_epi8_mask(
-            _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
-            _mm512_shuffle_epi8(hi_t, hc),
-        );
-        // The letters of two-byte escapes, when there is a byte to
-        // escape; a byte to escape without one is an error.
-        let (letter, no_letter) = if special == 0 {
-            (zero, 0)
-        } else {
-            let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
-            (letter, special & _mm512_testn_epi8_mask(letter, letter))
-        };
+        let (special, letter, no_letter) =
+            escapes_of(c, hc, [lo_t, hi_t], [letters_lo, letters_hi]);
         let mut errors = utf8_errors_512(kl, n3, n2, n1, c);
         if !FOUR {
             // Four-byte leads are for the other variant.
@@ -703,7 +720,6 @@ pub(super) unsafe fn planes_two_wide(
     // SAFETY: as above.
     let letters_hi = unsafe { load512(letters, 64) };
     let nibble = b(0x0F);
-    let zero = _mm512_setzero_si512();
     // No window may start with a continuation byte (as in
     // `x86::planes_two`); each window's leads are checked against
     // the bytes after them, the byte after the window included.
@@ -726,18 +742,8 @@ pub(super) unsafe fn planes_two_wide(
         let lead = _mm512_shuffle_epi8(t_lead, hc);
         let cont = _mm512_shuffle_epi8(t_cont, hc);
         let next_cont = _mm512_shuffle_epi8(t_cont, high_nibble(n1));
-        let special: u64 = _mm512_test_epi8_mask(
-            _mm512_shuffle_epi8(lo_t, _mm512_and_si512(c, nibble)),
-            _mm512_shuffle_epi8(hi_t, hc),
-        );
-        // The letters of two-byte escapes, when there is a byte to
-        // escape; a byte to escape without one is an error.
-        let (letter, no_letter) = if special == 0 {
-            (zero, 0)
-        } else {
-            let letter = _mm512_permutex2var_epi8(letters_lo, c, letters_hi);
-            (letter, special & _mm512_testn_epi8_mask(letter, letter))
-        };
+        let (special, letter, no_letter) =
+            escapes_of(c, hc, [lo_t, hi_t], [letters_lo, letters_hi]);
         // Malformed or not for this path: a lead not followed by a
         // continuation byte or the other way round (a continuation
         // byte at the window's start follows the previous window's
