@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use crate::decode::TargetEncoding;
 use crate::libxml::Core;
+use crate::decode::TargetEncoding;
 use crate::php::array::{Key, key_class, key_int};
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
