@@ -262,10 +262,15 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 //! chains need 1.88).
 
 #![deny(missing_docs)]
+// `unsafe` is allowed only in the SIMD kernel modules (`simd`,
+// `decode::kernels`, `json::kernels`, `libxml::text_scan`), each declared
+// with `#[allow(unsafe_code)]`; there every unsafe block says why it is
+// sound.
+#![deny(unsafe_code)]
 // Clippy's pedantic group is on for every target, with its crate-wide
-// allow-list in Cargo.toml's `[lints.clippy]` (the decoding layer allows a
-// few more for its SIMD kernels, in `decode/mod.rs`; anything else gets a
-// local `#[allow]` with its reason).
+// allow-list in Cargo.toml's `[lints.clippy]` (the SIMD kernels allow a
+// few more, each in its own module; anything else gets a local `#[allow]`
+// with its reason).
 
 pub mod decode;
 pub mod json;
@@ -281,6 +286,8 @@ extern crate self as phpxml;
 #[path = "../tests/common/corpus.rs"]
 mod corpus;
 mod sax;
+#[allow(unsafe_code)]
+mod simd;
 
 pub use decode::TargetEncoding;
 #[cfg(feature = "serde")]

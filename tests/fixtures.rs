@@ -52,7 +52,19 @@ fn run_binary(case: &Case) -> Vec<u8> {
         "json" => &["struct", "--format", "json"],
         other => &[other],
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_phpxml"))
+    // Under emulation (CI's aarch64 run) the binary runs through the
+    // same runner as the tests, e.g. `qemu-aarch64 -L /usr/aarch64-linux-gnu`.
+    let runner = std::env::var("PHPXML_TEST_RUNNER").unwrap_or_default();
+    let mut runner = runner.split_whitespace();
+    let mut command = match runner.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(runner).arg(env!("CARGO_BIN_EXE_phpxml"));
+            command
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_phpxml")),
+    };
+    let out = command
         .args(sub)
         .args(&case.opts)
         .arg(&case.xml)

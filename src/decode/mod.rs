@@ -16,19 +16,10 @@
 //! * [`StreamDecoder`]: the same conversion over input that arrives in
 //!   blocks, with output identical to converting the whole input at once.
 
-// Lints allowed in the decoding layer only, where they are deliberate: the
-// SSE2 kernels cast byte pointers to `__m128i` only for the unaligned
-// `loadu`/`storeu` intrinsics, store lane indexes that fit by construction
-// as bytes, and keep a kernel's loop in one function.
-#![allow(
-    clippy::too_many_lines,
-    clippy::cast_ptr_alignment,
-    clippy::cast_sign_loss
-)]
-
 mod bulk;
 mod inline;
-pub(crate) mod kernels;
+#[allow(unsafe_code)]
+mod kernels;
 mod reference;
 mod stream;
 

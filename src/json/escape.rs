@@ -1,9 +1,9 @@
 //! PHP's `php_json_escape_string()`: one string to a JSON string literal.
 
+use super::kernels::json_escape_run;
 use super::number::{Number, numeric_string, write_double, write_int};
 use super::scan::{Clean, STEP, first_dirty_with, short_is_clean};
 use super::{JsonError, JsonFlags};
-use crate::decode::kernels::json_escape_run;
 use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
 
 /// Strings at least this long go through the vector kernel first.
@@ -72,7 +72,7 @@ fn line_terminators_raw(flags: JsonFlags) -> bool {
 ///
 /// Strings of up to 16 clean bytes are checked and quoted with a few
 /// fixed-size word operations. Longer ones go through the vector kernel of
-/// `decode::kernels` (AVX2, and AVX-512 where the CPU has it: 32-byte
+/// `json::kernels` (AVX2, and AVX-512 where the CPU has it: 32-byte
 /// windows, and 64-byte ones for text written as `\uXXXX`; escapes and
 /// `\uXXXX` written by vector shuffles and compresses), and what it leaves (malformed UTF-8, the last bytes, CPUs
 /// without AVX2) through a scalar loop that finds runs of clean bytes
@@ -497,7 +497,11 @@ mod kernel_tests {
             "{src:02X?} {flags} stop {stop}"
         );
         assert_eq!(out, expected);
-        if !std::arch::is_x86_feature_detected!("avx2") {
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        if !avx2 {
             return;
         }
         // It stops only near the end, at malformed UTF-8, or (AVX2 alone)

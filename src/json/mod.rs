@@ -34,6 +34,8 @@
 mod error;
 mod escape;
 mod flags;
+#[allow(unsafe_code)]
+mod kernels;
 mod number;
 mod scan;
 mod structure;

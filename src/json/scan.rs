@@ -2,7 +2,7 @@
 //! the first byte that is not, sixteen bytes at a time.
 
 use super::JsonFlags;
-use crate::decode::kernels::JsonKernel;
+use super::kernels::JsonKernel;
 
 /// Bytes examined per step of [`first_dirty_with`].
 pub(super) const STEP: usize = 16;

@@ -23,6 +23,8 @@ pub(crate) mod keyset;
 mod prolog;
 #[cfg(test)]
 mod tests;
+#[allow(unsafe_code)]
+mod text_scan;
 
 use std::collections::{HashMap, HashSet};
 

@@ -1,7 +1,7 @@
 //! Attribute values (`xmlParseAttValue`, `xmlParseAttValueComplex`).
 
-use crate::decode::kernels::plain_multibyte_len;
 use crate::libxml::chars::{is_blank, is_char, push_utf8};
+use crate::libxml::text_scan::plain_multibyte_len;
 use crate::libxml::{Core, EntityKind, Piece, State, Sub, err};
 use crate::sax::Sax;
 

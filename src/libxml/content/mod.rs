@@ -322,7 +322,7 @@ const fn plain_value(limit: u8) -> [bool; 256] {
 #[cfg(test)]
 mod plain_prefix_tests {
     use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, plain_prefix};
-    use crate::decode::kernels::PLAIN_TEXT;
+    use crate::libxml::text_scan::PLAIN_TEXT;
 
     #[test]
     fn words_agree_with_the_tables() {

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::decode::kernels::plain_multibyte_len;
 use crate::libxml::chars::{is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char};
+use crate::libxml::text_scan::plain_multibyte_len;
 use crate::libxml::{
     Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State, Sub, err, keyset,
 };

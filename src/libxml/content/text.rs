@@ -1,8 +1,8 @@
 //! Character data (`xmlParseCharData`, `xmlParseCharDataComplex`).
 
-use crate::decode::kernels::{PLAIN_TEXT, plain_text_windows, text_run};
 use crate::libxml::chars::{is_blank, is_char, push_utf8};
 use crate::libxml::input::BIG_BUFFER_SIZE;
+use crate::libxml::text_scan::{PLAIN_TEXT, plain_text_windows, text_run};
 use crate::libxml::{Core, State, err};
 use crate::sax::Sax;
 

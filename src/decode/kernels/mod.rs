@@ -1,0 +1,101 @@
+//! The decoding kernels: UTF-8 to ISO-8859-1 or US-ASCII, each tier
+//! tested against the scalar reference decoder.
+//!
+//! * [`copy_ascii_run`]: ASCII runs copied sixteen bytes at a time, in safe
+//!   word-at-a-time code (a high-bit test on a little-endian `u128`).
+//! * [`utf8_run`]: well-formed UTF-8 converted to ISO-8859-1 or US-ASCII
+//!   64 input bytes at a time with AVX-512 (validated with Keiser and
+//!   Lemire's lookups, one output byte per character compressed with
+//!   `vpcompressb`), then sixteen at a time with SSSE3, each detected at
+//!   run time; elsewhere it falls back to [`copy_ascii_run`].
+//!   `PHPXML_NO_AVX512` keeps it to SSSE3.
+
+// The kernels' deliberate exceptions: byte pointers cast to vector types
+// only for the unaligned load and store intrinsics, lane indexes and masks
+// that fit by construction, and a kernel's loop kept in one function.
+#![allow(
+    clippy::too_many_lines,
+    clippy::cast_ptr_alignment,
+    clippy::cast_sign_loss
+)]
+
+/// Bytes handled per step.
+pub(super) const STEP: usize = 16;
+
+const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+/// Copies the run of ASCII bytes at the start of `src` into `dst`, sixteen
+/// bytes per step, and returns its length.
+///
+/// The copy is done a whole step at a time, so up to fifteen bytes after the
+/// run are written to `dst` as well; callers overwrite them. The scan stops
+/// at the first non-ASCII byte or when fewer than [`STEP`] bytes remain, so
+/// the returned length may fall short of the run by less than a step.
+///
+/// # Panics
+///
+/// If `dst` is shorter than `src`.
+#[inline(always)]
+pub(super) fn copy_ascii_run(src: &[u8], dst: &mut [u8]) -> usize {
+    assert!(dst.len() >= src.len());
+    let mut n = 0;
+    while let (Some(chunk), Some(out)) = (src.get(n..n + STEP), dst.get_mut(n..n + STEP)) {
+        let chunk: &[u8; STEP] = chunk.try_into().expect("a step is 16 bytes");
+        out.copy_from_slice(chunk);
+        let high = u128::from_le_bytes(*chunk) & HIGH_BITS;
+        if high != 0 {
+            // Little-endian: the lowest set bit belongs to the first
+            // non-ASCII byte.
+            return n + high.trailing_zeros() as usize / 8;
+        }
+        n += STEP;
+    }
+    n
+}
+
+/// Converts the well-formed UTF-8 at the start of `src` to bytes of a
+/// target that holds `0..=MAX` (`0xFF` or `0x7F`): the code point where the
+/// target holds it, `?` otherwise. Returns the bytes read and the bytes
+/// written.
+///
+/// `src` must start at a character boundary. Up to 64 bytes past the
+/// written ones may be overwritten in `dst`; callers overwrite them. The
+/// prefix may stop short of where the scalar decoder would have to take
+/// over, by less than a step.
+///
+/// # Panics
+///
+/// If `dst` is shorter than `src`.
+#[inline(always)]
+pub(super) fn utf8_run<const MAX: u32>(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    assert!(dst.len() >= src.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if crate::simd::avx512_available() {
+            // SAFETY: `dense_available` checked every feature the kernel
+            // needs, and `dst.len() >= src.len()` (asserted above).
+            let (read, written) = unsafe { x86::utf8_run_avx512(src, dst, MAX == 0xFF) };
+            // The SSSE3 kernel takes the last 16 to 63 bytes (and stops at
+            // once where the AVX-512 one stopped at malformed input).
+            // SAFETY: AVX-512 implies SSSE3; `written <= read`, so the
+            // rest of `dst` is at least as long as the rest of `src`.
+            let (more_read, more_written) =
+                unsafe { x86::utf8_run_ssse3(&src[read..], &mut dst[written..], MAX == 0xFF) };
+            return (read + more_read, written + more_written);
+        }
+        if std::arch::is_x86_feature_detected!("ssse3") {
+            // SAFETY: SSSE3 is available (checked just above), and
+            // `dst.len() >= src.len()` (asserted above) is the only other
+            // precondition of the kernel.
+            return unsafe { x86::utf8_run_ssse3(src, dst, MAX == 0xFF) };
+        }
+    }
+    let n = copy_ascii_run(src, dst);
+    (n, n)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+#[cfg(test)]
+mod tests;

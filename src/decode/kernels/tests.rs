@@ -1,0 +1,249 @@
+use super::*;
+
+/// The scalar reference: how many leading bytes are ASCII.
+fn ascii_prefix(src: &[u8]) -> usize {
+    src.iter().position(|&b| b >= 0x80).unwrap_or(src.len())
+}
+
+#[test]
+fn copy_ascii_run_matches_the_scalar_scan() {
+    for len in 0..if cfg!(miri) { 40 } else { 70 } {
+        for bad in (0..len).chain([usize::MAX]) {
+            for high in [0x80u8, 0xC3, 0xFF] {
+                let mut src: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                if bad < len {
+                    src[bad] = high;
+                }
+                let mut dst = vec![0u8; len];
+                let n = copy_ascii_run(&src, &mut dst);
+                let run = ascii_prefix(&src);
+                assert!(n <= run, "len {len} bad {bad}");
+                assert!(
+                    n == run || len - n < STEP,
+                    "len {len} bad {bad}: {n} of {run}"
+                );
+                assert_eq!(dst[..n], src[..n]);
+            }
+        }
+    }
+}
+
+/// A conversion kernel: `(src, dst) -> (read, written)`.
+type Kernel = fn(&[u8], &mut [u8]) -> (usize, usize);
+
+/// The kernels of `utf8_run` this CPU can run, for a target holding
+/// `0..=MAX`, each with how close to the end it takes well-formed
+/// text: `utf8_run` itself, and on x86-64 each vector kernel alone.
+fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
+    let whole = ssse3().then_some(STEP);
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    let mut all: Vec<(&'static str, Kernel, Option<usize>)> =
+        vec![("utf8_run", utf8_run::<MAX>, whole)];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if ssse3() {
+            all.push((
+                "ssse3",
+                |src, dst| {
+                    // SAFETY: SSSE3 is available; `dst` is as long as
+                    // `src`.
+                    unsafe { x86::utf8_run_ssse3(src, dst, MAX == 0xFF) }
+                },
+                whole,
+            ));
+        } else {
+            crate::simd::skipped_tier("ssse3", "utf8_run's kernels");
+        }
+        if crate::simd::avx512_available() {
+            all.push((
+                "avx512",
+                |src, dst| {
+                    // SAFETY: every feature is available (checked
+                    // just above); `dst` is as long as `src`.
+                    unsafe { x86::utf8_run_avx512(src, dst, MAX == 0xFF) }
+                },
+                // The last window, and a character cut at its end.
+                Some(64 + 4),
+            ));
+        } else {
+            crate::simd::skipped_tier("avx512", "utf8_run's kernels");
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        crate::simd::skipped_tier("ssse3", "utf8_run's kernels");
+        crate::simd::skipped_tier("avx512", "utf8_run's kernels");
+    }
+    all
+}
+
+/// Whether `utf8_run` uses its SSSE3 kernel here.
+fn ssse3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("ssse3")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The scalar reference for a kernel: what the reference decoder makes
+/// of the prefix the kernel consumed, and a character boundary where it
+/// stopped.
+fn check_kernel<const MAX: u32>(name: &str, kernel: Kernel, whole: Option<usize>, src: &[u8]) {
+    let mut dst = vec![0u8; src.len()];
+    let (read, written) = kernel(src, &mut dst);
+    assert!(read <= src.len() && written <= read, "{name}");
+    let target = if MAX == 0xFF {
+        crate::decode::TargetEncoding::Iso8859_1
+    } else {
+        crate::decode::TargetEncoding::UsAscii
+    };
+    let mut expected = Vec::new();
+    crate::decode::xml_utf8_decode_reference_into(&src[..read], target, &mut expected);
+    assert_eq!(dst[..written], expected[..], "{name} on {src:02X?}");
+    // It stops at a character boundary: decoding the rest from there
+    // gives what decoding everything gives.
+    let mut all = Vec::new();
+    crate::decode::xml_utf8_decode_reference_into(src, target, &mut all);
+    let mut rest = Vec::new();
+    crate::decode::xml_utf8_decode_reference_into(&src[read..], target, &mut rest);
+    assert_eq!(
+        [&expected[..], &rest[..]].concat(),
+        all,
+        "{name} on {src:02X?} split at {read}"
+    );
+    // Well-formed text is taken whole, up to the last step (the scalar
+    // fallback stops at the first non-ASCII byte).
+    if let Some(left) = whole
+        && std::str::from_utf8(src).is_ok()
+    {
+        assert!(
+            src.len() - read < left,
+            "{name} on {src:02X?} stopped at {read}"
+        );
+    }
+}
+
+fn check_utf8_run<const MAX: u32>(src: &[u8]) {
+    for (name, kernel, whole) in kernels::<MAX>() {
+        check_kernel::<MAX>(name, kernel, whole, src);
+    }
+}
+
+/// Byte pairs, and three- and four-byte sequences from a lead byte from
+/// E0 or F0 on, placed at `lanes`, after each of `before`: where a
+/// 64-byte window ends, characters cut there are checked and written by
+/// the next. With `full`, every pair and every second byte; otherwise
+/// the bytes at the edges of the byte classes (later bytes always at
+/// those edges).
+fn window_edges(lanes: &[usize], before: &[&[u8]], full: bool) {
+    let mut src = Vec::with_capacity(160);
+    let mut check = |piece: &[u8]| {
+        for &lane in lanes {
+            for before in before {
+                src.clear();
+                src.resize(lane.saturating_sub(before.len()), b'a');
+                src.extend_from_slice(before);
+                src.extend_from_slice(piece);
+                src.resize(150, b'b');
+                check_utf8_run::<0xFF>(&src);
+                check_utf8_run::<0x7F>(&src);
+            }
+        }
+    };
+    let edges = [
+        0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xDF,
+        0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
+    ];
+    let bytes: Vec<u8> = if full {
+        (0..=0xFF).collect()
+    } else {
+        edges.to_vec()
+    };
+    for &first in &bytes {
+        for second in 0..=0xFFu8 {
+            check(&[first, second]);
+        }
+    }
+    let trails = [0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF0];
+    for lead in 0xE0..=0xFFu8 {
+        for &second in &bytes {
+            for third in trails {
+                check(&[lead, second, third]);
+            }
+        }
+    }
+    // Four-byte leads with their fourth byte at the same edges.
+    for lead in 0xF0..=0xFFu8 {
+        for &second in &bytes {
+            for third in [0x41, 0x80, 0xBF, 0xC0] {
+                for fourth in trails {
+                    check(&[lead, second, third, fourth]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn kernels_match_the_reference_at_window_edges() {
+    let lanes: &[usize] = if cfg!(miri) { &[63] } else { &[61, 62, 63, 64] };
+    window_edges(lanes, &[b"a"], false);
+}
+
+/// `cargo test --release --lib -- --ignored` (`.ci/run` does).
+#[test]
+#[ignore = "about ten million kernel calls: run in release"]
+fn kernels_match_the_reference_at_window_edges_on_every_pair() {
+    window_edges(
+        &[0, 1, 60, 61, 62, 63, 64, 65, 127],
+        &[b"a", b"\xC3\xA9", b"\xE2\x82\xAC"],
+        true,
+    );
+}
+
+#[test]
+fn utf8_run_matches_the_reference() {
+    let alphabet: &[&[u8]] = &[
+        b"a",
+        b" ",
+        b"\xC3\xA9",
+        b"\xC2\x80",
+        b"\xC3\xBF",
+        b"\xC2\xA0",
+        b"\xD0\x96",
+        b"\xE2\x82\xAC",
+        b"\xC3",
+        b"\x80",
+        b"\xF0\x9F\x98\x80",
+        b"\xC2A",
+        b"\xDF\xBF",
+        b"\xC1\xBF",
+        b"\xE0\x80",
+        b"\xDF",
+        b"\xD0\xC0",
+    ];
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    // Miri is slow: fewer shapes there (`cargo +nightly miri test`)
+    for len in 0..if cfg!(miri) { 60 } else { 4000 } {
+        let mut src = Vec::new();
+        let ascii_bias = len % 3;
+        while src.len() < len % 150 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let pick = (seed % 24) as usize;
+            let piece = if pick < 8 * ascii_bias {
+                alphabet[pick % 2]
+            } else {
+                alphabet[pick % alphabet.len()]
+            };
+            src.extend_from_slice(piece);
+        }
+        check_utf8_run::<0xFF>(&src);
+        check_utf8_run::<0x7F>(&src);
+    }
+}

@@ -1,0 +1,367 @@
+//! The x86-64 tiers of [`utf8_run`](super::utf8_run): SSSE3, 16 bytes a
+//! step, and AVX-512 (VBMI2), 64.
+
+#[allow(clippy::wildcard_imports)]
+use std::arch::x86_64::*;
+
+use crate::simd::memory::{load64, load128, load512, store64, store128, store512};
+use crate::simd::utf8_check::{UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH};
+
+use super::STEP;
+
+/// For every 8-bit mask of bytes to drop, the shuffle that gathers the
+/// kept bytes of an 8-byte lane to its front (0x80 fills the rest with
+/// zeros).
+static COMPRESS: [[u8; 8]; 256] = compress_table();
+
+const fn compress_table() -> [[u8; 8]; 256] {
+    let mut table = [[0x80u8; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut kept = 0;
+        let mut j = 0;
+        while j < 8 {
+            if mask & (1 << j) == 0 {
+                table[mask][kept] = j as u8;
+                kept += 1;
+            }
+            j += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+/// Bit `j` set for each byte `j` of `v` whose high bit is set.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn mask_of(v: __m128i) -> u32 {
+    // The mask has 16 significant bits: the cast only drops sign.
+    #[allow(clippy::cast_sign_loss)]
+    let m = _mm_movemask_epi8(v) as u32;
+    m
+}
+
+/// The SSSE3 kernel of [`super::utf8_run`]; `latin1` selects the
+/// ISO-8859-1 target (C2/C3 pairs keep their code point), otherwise
+/// every multi-byte character becomes `?`.
+///
+/// # Safety
+///
+/// The CPU must support SSSE3, and `dst.len() >= src.len()`.
+#[target_feature(enable = "ssse3")]
+#[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
+pub(super) unsafe fn utf8_run_ssse3(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
+    let (mut i, mut o) = (0usize, 0usize);
+    let splat = |byte: u8| _mm_set1_epi8(byte as i8);
+    // Byte classes by signed comparison: as `i8`, 0x80..=0xBF are
+    // -128..=-65, 0xC2..=0xDF are -62..=-33, 0xE0..=0xEF are -32..=-17
+    // and 0xF0..=0xF4 are -16..=-12.
+    let (below_c0, above_c1, below_e0) = (splat(0xC0), splat(0xC1), splat(0xE0));
+    let (above_df, below_f0, above_ef, below_f5) =
+        (splat(0xDF), splat(0xF0), splat(0xEF), splat(0xF5));
+    let (c2, c3, e0, ed, f0, f4) = (
+        splat(0xC2),
+        splat(0xC3),
+        splat(0xE0),
+        splat(0xED),
+        splat(0xF0),
+        splat(0xF4),
+    );
+    let (a0, above_9f, ninety, above_8f) = (splat(0xA0), splat(0x9F), splat(0x90), splat(0x8F));
+    let (low2, low6, question) = (splat(0x03), splat(0x3F), splat(b'?'));
+    // Writes the block up to lane `$take`: ASCII lanes as they are,
+    // each lead lane as one byte, continuation lanes dropped.
+    macro_rules! emit {
+        ($v:expr, $next:expr, $lead:expr, $cont:expr, $take:expr) => {{
+            let (v, next, lead, cont, take) = ($v, $next, $lead, $cont, $take);
+            // Each lead lane becomes one byte: for C2/C3 on ISO-8859-1 its
+            // code point, from the lead's low two bits and the next byte's
+            // low six; `?` for every other character.
+            let value = if latin1 {
+                let top = _mm_slli_epi16(_mm_and_si128(v, low2), 6);
+                let code = _mm_or_si128(top, _mm_and_si128(next, low6));
+                let fits = _mm_or_si128(_mm_cmpeq_epi8(v, c2), _mm_cmpeq_epi8(v, c3));
+                _mm_or_si128(_mm_and_si128(fits, code), _mm_andnot_si128(fits, question))
+            } else {
+                question
+            };
+            let out = _mm_or_si128(_mm_and_si128(lead, value), _mm_andnot_si128(lead, v));
+            // Drop continuation lanes and lanes from `take` on.
+            let drop = (cont | (0xFFFF_u32 << take)) & 0xFFFF;
+            let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8) as usize);
+            let kept_lo = 8 - drop_lo.count_ones() as usize;
+            let kept_hi = 8 - drop_hi.count_ones() as usize;
+            let lo = _mm_shuffle_epi8(out, load64(&COMPRESS[drop_lo]));
+            let hi = _mm_shuffle_epi8(_mm_srli_si128(out, 8), load64(&COMPRESS[drop_hi]));
+            // SAFETY: `o <= i` and `kept_lo <= 8`: the 8-byte stores end
+            // at most at `o + 16 <= i + 16 <= src.len() <= dst.len()`.
+            unsafe { store64(dst, o, lo) };
+            // SAFETY: as above.
+            unsafe { store64(dst, o + kept_lo, hi) };
+            i += take;
+            o += kept_lo + kept_hi;
+        }};
+    }
+    while src.len() - i >= STEP {
+        // SAFETY: `i + 16 <= src.len()`, so the 16 bytes read are in
+        // `src`; unaligned loads are allowed.
+        let v = unsafe { load128(src, i) };
+        let high = mask_of(v);
+        if high == 0 {
+            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 16`,
+            // so the 16 bytes written are in `dst`.
+            unsafe { store128(dst, o, v) };
+            i += STEP;
+            o += STEP;
+            continue;
+        }
+        let next = _mm_srli_si128(v, 1);
+        let cont = mask_of(_mm_cmplt_epi8(v, below_c0));
+        let lead2 = _mm_and_si128(_mm_cmpgt_epi8(v, above_c1), _mm_cmplt_epi8(v, below_e0));
+        let lead2_m = mask_of(lead2);
+        let ok2 = lead2_m & (cont >> 1);
+        // A character is its lead plus all its continuation bytes. One
+        // whose lead is too near the block's end to hold them is cut:
+        // it is left for the next block. Every other non-ASCII lane
+        // that is not part of a character is bad: the scalar decoder
+        // takes over there. Blocks of ASCII and two-byte characters
+        // (Latin, Greek, Cyrillic...) need no more than the first test.
+        let cut2 = lead2_m & (1 << (STEP - 1));
+        let bad2 = high & !(ok2 | (cont & (ok2 << 1)) | cut2);
+        // Separate branches rather than a computed width: the next
+        // load then waits on a prediction, not on this block's masks.
+        if bad2 == 0 {
+            if cut2 == 0 {
+                emit!(v, next, lead2, cont, STEP);
+            } else {
+                emit!(v, next, lead2, cont, STEP - 1);
+            }
+            continue;
+        }
+        let (lead, bad, cut) = {
+            let lead3 = _mm_and_si128(_mm_cmpgt_epi8(v, above_df), _mm_cmplt_epi8(v, below_f0));
+            let lead4 = _mm_and_si128(_mm_cmpgt_epi8(v, above_ef), _mm_cmplt_epi8(v, below_f5));
+            let (lead3_m, lead4_m) = (mask_of(lead3), mask_of(lead4));
+            // Leads whose second byte is out of range: overlong (E0
+            // 80..9F, F0 80..8F), surrogate (ED A0..BF), above U+10FFFF
+            // (F4 90..BF). Only continuation second bytes matter: the
+            // others fail anyway.
+            let out_of_range = mask_of(_mm_or_si128(
+                _mm_or_si128(
+                    _mm_and_si128(_mm_cmpeq_epi8(v, e0), _mm_cmplt_epi8(next, a0)),
+                    _mm_and_si128(_mm_cmpeq_epi8(v, ed), _mm_cmpgt_epi8(next, above_9f)),
+                ),
+                _mm_or_si128(
+                    _mm_and_si128(_mm_cmpeq_epi8(v, f0), _mm_cmplt_epi8(next, ninety)),
+                    _mm_and_si128(_mm_cmpeq_epi8(v, f4), _mm_cmpgt_epi8(next, above_8f)),
+                ),
+            ));
+            let ok3 = lead3_m & (cont >> 1) & (cont >> 2) & !out_of_range;
+            let ok4 = lead4_m & (cont >> 1) & (cont >> 2) & (cont >> 3) & !out_of_range;
+            let near_end = (lead2_m & 0x8000) | (lead3_m & 0xC000) | (lead4_m & 0xE000);
+            let cut = if near_end == 0 {
+                STEP
+            } else {
+                near_end.trailing_zeros() as usize
+            };
+            let claimed =
+                (ok2 << 1) | (ok3 << 1) | (ok3 << 2) | (ok4 << 1) | (ok4 << 2) | (ok4 << 3);
+            let before_cut = (1u32 << cut) - 1;
+            let bad = high & !(ok2 | ok3 | ok4 | (cont & claimed)) & before_cut;
+            (_mm_or_si128(lead2, _mm_or_si128(lead3, lead4)), bad, cut)
+        };
+        let take = if bad == 0 {
+            cut
+        } else {
+            bad.trailing_zeros() as usize
+        };
+        if take == 0 {
+            break;
+        }
+        emit!(v, next, lead, cont, take);
+        // Stop at a bad lane; a cut character just starts the next block.
+        // (Here the width is computed, not branched on: in text of
+        // three- and four-byte characters it is too irregular to
+        // predict.)
+        if bad != 0 {
+            break;
+        }
+    }
+    (i, o)
+}
+
+/// Lane numbers 0..=63, for byte permutes.
+static LANES: [u8; 64] = {
+    let mut lanes = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        lanes[k] = k as u8;
+        k += 1;
+    }
+    lanes
+};
+
+/// A 16-entry nibble table spread over 64 entries, for `vpermb`
+/// (which reads the low six bits of each index): indexed by a byte
+/// shifted right by two (`high`) or by the byte itself.
+const fn spread(table: &[u8; 16], high: bool) -> [u8; 64] {
+    let mut wide = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        wide[j] = table[if high { j >> 2 } else { j & 15 }];
+        j += 1;
+    }
+    wide
+}
+
+static UTF8_BYTE_1_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_1_HIGH, true);
+static UTF8_BYTE_1_LOW_64: [u8; 64] = spread(&UTF8_BYTE_1_LOW, false);
+static UTF8_BYTE_2_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_2_HIGH, true);
+
+/// The AVX-512 kernel of [`super::utf8_run`], 64 bytes a step; `latin1`
+/// as in [`utf8_run_ssse3`].
+///
+/// Windows follow each other a fixed 64 bytes apart, so no load waits
+/// on the bytes before it. Every character gives one byte, written at
+/// the lane of its last byte: a lane is a character's last when the
+/// byte after it is not a continuation. A character cut by a window's
+/// end is therefore written by the next window.
+///
+/// Keiser and Lemire's lookups check each byte against the three
+/// before it. A window checks the 64 bytes one past its own (so the
+/// byte after its last lane too): every check of a character then sits
+/// at most one byte after its end, in the window that writes it. The
+/// start is a character boundary, so the bytes before it count as
+/// ASCII. At malformed UTF-8 the window writes the characters whose
+/// checks all passed and the kernel stops after them, leaving the rest
+/// to the exact scalar decoder.
+///
+/// # Safety
+///
+/// The CPU must support AVX2, BMI1, BMI2, POPCNT and AVX-512 F, BW, VL,
+/// VBMI and VBMI2 (see [`crate::simd::avx512_available`]), and
+/// `dst.len() >= src.len()`.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
+pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
+    const W: usize = 64;
+    // The first byte is checked here: after the start only a
+    // continuation byte is an error.
+    if src.first().is_none_or(|&b| b & 0xC0 == 0x80) {
+        return (0, 0);
+    }
+    // `i`: the window; `o`: the bytes written. The characters written
+    // so far end at the last bit of `ends` (a window's lanes) in the
+    // window at `base`, or at the start while `ends` is 0.
+    let (mut i, mut o) = (0usize, 0usize);
+    let (mut base, mut ends) = (0usize, 0u64);
+    let done = |base: usize, ends: u64| {
+        if ends == 0 {
+            0
+        } else {
+            base + W - ends.leading_zeros() as usize
+        }
+    };
+    let splat = |byte: u8| _mm512_set1_epi8(byte as i8);
+    // SAFETY: the tables are 64 bytes long; AVX-512 F is enabled.
+    let k1_hi = unsafe { load512(&UTF8_BYTE_1_HIGH_64, 0) };
+    // SAFETY: as above.
+    let k1_lo = unsafe { load512(&UTF8_BYTE_1_LOW_64, 0) };
+    // SAFETY: as above.
+    let k2_hi = unsafe { load512(&UTF8_BYTE_2_HIGH_64, 0) };
+    let (question, top, top_two) = (splat(b'?'), splat(0x80), splat(0xC0));
+    // Each byte's top six bits in its low six (`vpermb` ignores the
+    // two bits the 16-bit shift brings in from the neighbour).
+    let top6 = |x: __m512i| _mm512_srli_epi16(x, 2);
+    // The loads at `i + 1` read one byte past the window.
+    while src.len() - i > W {
+        // SAFETY: `i + 65 <= src.len()`: the 64 bytes at `i` are in
+        // `src`; AVX-512 F is enabled.
+        let v = unsafe { load512(src, i) };
+        // SAFETY: and so are the 64 at `i + 1`.
+        let next = unsafe { load512(src, i + 1) };
+        let high = _mm512_movepi8_mask(v);
+        if high == 0 && src[i + W] < 0x80 {
+            // ASCII up to and with the byte after the window. (No
+            // character is cut before it: the window before checked
+            // that byte `i` is not ASCII then.)
+            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
+            unsafe { store512(dst, o, v) };
+            (base, ends) = (i, 1 << 63);
+            i += W;
+            o += W;
+            continue;
+        }
+        // The bytes one and two before each lane.
+        let (back1, back2) = if i == 0 {
+            // Lane k of `permute(lanes - n, v)` is lane k - n of `v`;
+            // the first n lanes, from before `src`, are zeroed.
+            // SAFETY: `LANES` is 64 bytes long.
+            let lanes = unsafe { load512(&LANES, 0) };
+            let back = |n: u8, keep: u64| {
+                _mm512_maskz_permutexvar_epi8(keep, _mm512_sub_epi8(lanes, splat(n)), v)
+            };
+            (back(1, !1), back(2, !3))
+        } else {
+            // (Loads are cheaper here than permutes of the window before.)
+            // SAFETY: `i >= 64`, so the 64 bytes from `i - 1` are in `src`.
+            let back1 = unsafe { load512(src, i - 1) };
+            // SAFETY: and those from `i - 2`.
+            let back2 = unsafe { load512(src, i - 2) };
+            (back1, back2)
+        };
+        // Bit k: the check of byte `i + k + 1` against the three before.
+        let (p1, p2, p3) = (v, back1, back2);
+        let special = _mm512_ternarylogic_epi32::<0x80>(
+            _mm512_permutexvar_epi8(top6(p1), k1_hi),
+            _mm512_permutexvar_epi8(p1, k1_lo),
+            _mm512_permutexvar_epi8(top6(next), k2_hi),
+        );
+        // The third and fourth bytes of three- and four-byte
+        // characters: bit 7 set where a continuation must follow
+        // (0xE0.. and 0xF0.. reach 0x80 after the saturating
+        // subtraction; 0xA8 is `(a | b) & c`), to match bit 7 of
+        // `special` (TWO_CONTS).
+        let must23 = _mm512_ternarylogic_epi32::<0xA8>(
+            _mm512_subs_epu8(p2, splat(0xE0 - 0x80)),
+            _mm512_subs_epu8(p3, splat(0xF0 - 0x80)),
+            top,
+        );
+        let errors = _mm512_cmpneq_epi8_mask(special, must23);
+        // Continuation bytes are below 0xC0 as signed bytes.
+        let last = !_mm512_cmplt_epi8_mask(next, top_two);
+        // With an error at bit e, the characters that end before lane e
+        // passed every check. (Without errors some lane is a
+        // character's last: no more than three continuations follow
+        // each other.)
+        let last = if errors == 0 {
+            last
+        } else {
+            last & errors.wrapping_sub(1) & !errors
+        };
+        let value = if latin1 {
+            // The second byte of C2 xx or C3 xx: the lead's low two
+            // bits (10 or 11) shifted to the top, then its own low six.
+            let code = _mm512_ternarylogic_epi32::<0xCA>(top_two, _mm512_slli_epi16(back1, 6), v);
+            let fits = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(back1, splat(0xC2)), splat(2));
+            _mm512_mask_blend_epi8(fits, question, code)
+        } else {
+            question
+        };
+        let value = _mm512_mask_blend_epi8(high, v, value);
+        let packed = _mm512_maskz_compress_epi8(last, value);
+        // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
+        unsafe { store512(dst, o, packed) };
+        o += last.count_ones() as usize;
+        if errors != 0 {
+            if last != 0 {
+                (base, ends) = (i, last);
+            }
+            return (done(base, ends), o);
+        }
+        (base, ends) = (i, last);
+        i += W;
+    }
+    (done(base, ends), o)
+}

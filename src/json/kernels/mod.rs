@@ -1,0 +1,144 @@
+//! The JSON escaping kernels: PHP's `php_json_escape_string()` over
+//! windows of 32 or 64 bytes, each tier checked against the scalar
+//! escaper in `json::escape`.
+//!
+//! * [`json_escape_run`]: PHP's `json_encode()` string escaping over 32-byte
+//!   windows with AVX2, detected at run time: clean bytes are stored a
+//!   window at a time, the bytes that need escaping under the flags are
+//!   found with a nibble lookup, UTF-8 is validated a window at a time
+//!   (`JSON_UNESCAPED_UNICODE`) or decoded and written as `\uXXXX` one
+//!   character at a time otherwise. With AVX-512 (F, BW, VL, VBMI, VBMI2)
+//!   two more paths: windows whose escapes are all two bytes long (each
+//!   byte a pair, one compress), and runs of non-ASCII text written as
+//!   `\uXXXX` (each byte's one to three output bytes computed from it and
+//!   its neighbours, then interleaved and compressed). It stops at
+//!   malformed UTF-8 and near the end of the input, where the caller's
+//!   scalar code takes over. `PHPXML_NO_AVX512` in the environment (read
+//!   once) keeps it to AVX2, for testing that path.
+
+// The kernels' deliberate exceptions: byte pointers cast to vector types
+// only for the unaligned load and store intrinsics, lane indexes and masks
+// that fit by construction, and a kernel's loop kept in one function.
+#![allow(
+    clippy::too_many_lines,
+    clippy::cast_ptr_alignment,
+    clippy::cast_sign_loss
+)]
+
+/// What [`json_escape_run`] needs to know of the `json_encode()` flags.
+// (Only the x86-64 kernels read the fields.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JsonKernel {
+    /// Nibble lookups for the ASCII bytes to escape: a byte `b < 0x80`
+    /// needs escaping when `lo[b & 15] & hi[b >> 4] != 0`.
+    pub(crate) lo: [u8; 16],
+    /// See `lo`; `hi[8..]` is 0.
+    pub(crate) hi: [u8; 16],
+    /// `JSON_HEX_QUOT`: `"` is written `\u0022`.
+    pub(crate) hex_quot: bool,
+    /// `JSON_UNESCAPED_UNICODE`: well-formed characters are copied.
+    pub(crate) raw_unicode: bool,
+    /// With `raw_unicode`, `JSON_UNESCAPED_LINE_TERMINATORS`: U+2028 and
+    /// U+2029 are copied too.
+    pub(crate) raw_terminators: bool,
+}
+
+#[cfg(target_arch = "x86_64")]
+mod tables;
+#[cfg(target_arch = "x86_64")]
+mod x86_256;
+#[cfg(target_arch = "x86_64")]
+mod x86_512;
+
+#[cfg(target_arch = "x86_64")]
+use tables::{
+    JSON_ESCAPES, JSON_LETTERS, JSON_LETTERS_HEX_QUOT, JSON_QUOT_HEX, json_decode_word,
+    json_unit_word,
+};
+
+/// Window of [`json_escape_run`].
+#[cfg(target_arch = "x86_64")]
+const JSON_WINDOW: usize = 32;
+
+/// Escapes `src[i..]` into `out` as PHP's `php_json_escape_string()`
+/// writes the inside of a string literal, for as long as it can: it stops
+/// at malformed UTF-8 (the returned position is its first byte) or when
+/// fewer than 64 bytes are left (the returned position is then the start
+/// of a character). Everything before the returned position has been
+/// written to `out`; nothing else has. `i` must be at the start of a
+/// character.
+///
+/// Uses AVX2 when the CPU has it; without, it returns `i` at once.
+#[inline]
+pub(crate) fn json_escape_run(
+    src: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    kernel: &JsonKernel,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if src.len().saturating_sub(i) >= 2 * JSON_WINDOW {
+            if crate::simd::avx512_available() {
+                return if kernel.raw_unicode {
+                    // SAFETY: every feature the kernel needs is available
+                    // (checked just above).
+                    unsafe { x86_256::json_escape_avx512_raw(src, i, out, kernel) }
+                } else {
+                    // SAFETY: as above.
+                    unsafe { x86_256::json_escape_avx512(src, i, out, kernel) }
+                };
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is available (checked just above).
+                return unsafe { x86_256::json_escape_avx2(src, i, out, kernel) };
+            }
+        }
+    }
+    let _ = (src, out, kernel);
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{JsonKernel, json_escape_run};
+
+    /// The vector tiers take plain ASCII whole windows at a time; the
+    /// test says which tiers this CPU runs (with `PHPXML_NO_AVX512`, the
+    /// AVX2 one) and fails where one required by `PHPXML_REQUIRE_TIERS`
+    /// cannot.
+    #[test]
+    fn json_escape_run_takes_plain_text_with_the_tiers_available() {
+        let kernel = JsonKernel {
+            lo: [0; 16],
+            hi: [0; 16],
+            hex_quot: false,
+            raw_unicode: false,
+            raw_terminators: false,
+        };
+        let src = [b'a'; 256];
+        let mut out = Vec::new();
+        let at = json_escape_run(&src, 0, &mut out, &kernel);
+        assert_eq!(out[..at], src[..at]);
+        #[cfg(target_arch = "x86_64")]
+        let (avx2, avx512) = (
+            std::arch::is_x86_feature_detected!("avx2"),
+            crate::simd::avx512_available(),
+        );
+        #[cfg(not(target_arch = "x86_64"))]
+        let (avx2, avx512) = (false, false);
+        if avx2 || avx512 {
+            // The kernels stop when fewer than two windows are left.
+            assert!(at >= src.len() - 64, "stopped at {at}");
+        } else {
+            assert_eq!(at, 0);
+        }
+        if !avx512 {
+            crate::simd::skipped_tier("avx512", "json_escape_run");
+        }
+        if !avx2 {
+            crate::simd::skipped_tier("avx2", "json_escape_run");
+        }
+    }
+}

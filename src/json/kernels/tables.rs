@@ -1,0 +1,117 @@
+//! The escapes the kernels write, by byte, and the character decoding
+//! of their one-character-at-a-time paths.
+
+/// The escape of each ASCII byte (little-endian, the length in the top
+/// byte), whatever the flags; which bytes are escaped is the caller's
+/// choice (see [`JsonKernel`]). `"` is `\"` here; `\u0022` with
+/// `JSON_HEX_QUOT` is [`JSON_QUOT_HEX`].
+pub(super) static JSON_ESCAPES: [u64; 128] = json_escapes();
+
+/// For each ASCII byte with a two-byte escape, its second byte; 0 for the
+/// others (and for `"` with `JSON_HEX_QUOT`, in the second table).
+pub(super) static JSON_LETTERS: [u8; 128] = json_letters(false);
+pub(super) static JSON_LETTERS_HEX_QUOT: [u8; 128] = json_letters(true);
+
+const fn json_letters(hex_quot: bool) -> [u8; 128] {
+    let mut t = [0u8; 128];
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0A] = b'n';
+    t[0x0C] = b'f';
+    t[0x0D] = b'r';
+    if !hex_quot {
+        t[b'"' as usize] = b'"';
+    }
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t
+}
+
+/// `\u0022` with its length, for `JSON_HEX_QUOT`.
+pub(super) const JSON_QUOT_HEX: u64 = json_escape_word(b"\\u0022");
+
+const fn json_escape_word(text: &[u8]) -> u64 {
+    let mut w = (text.len() as u64) << 56;
+    let mut k = 0;
+    while k < text.len() {
+        w |= (text[k] as u64) << (8 * k);
+        k += 1;
+    }
+    w
+}
+
+const fn json_escapes() -> [u64; 128] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [0u64; 128];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = json_escape_word(&[b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]]);
+        b += 1;
+    }
+    t[0x08] = json_escape_word(b"\\b");
+    t[0x0C] = json_escape_word(b"\\f");
+    t[b'\n' as usize] = json_escape_word(b"\\n");
+    t[b'\r' as usize] = json_escape_word(b"\\r");
+    t[b'\t' as usize] = json_escape_word(b"\\t");
+    t[b'"' as usize] = json_escape_word(b"\\\"");
+    t[b'\\' as usize] = json_escape_word(b"\\\\");
+    t[b'/' as usize] = json_escape_word(b"\\/");
+    t[b'<' as usize] = json_escape_word(b"\\u003C");
+    t[b'>' as usize] = json_escape_word(b"\\u003E");
+    t[b'&' as usize] = json_escape_word(b"\\u0026");
+    t[b'\'' as usize] = json_escape_word(b"\\u0027");
+    t
+}
+
+/// Two lower-case hex digits for each byte value, the first in the low
+/// byte.
+static HEX_PAIRS: [u16; 256] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = HEX[b >> 4] as u16 | (HEX[b & 15] as u16) << 8;
+        b += 1;
+    }
+    t
+};
+
+/// `\uXXXX` for one UTF-16 unit, in the low six bytes.
+#[inline(always)]
+pub(super) fn json_unit_word(u: u32) -> u64 {
+    let hi = u64::from(HEX_PAIRS[(u >> 8 & 0xFF) as usize]);
+    let lo = u64::from(HEX_PAIRS[(u & 0xFF) as usize]);
+    0x755C | hi << 16 | lo << 32
+}
+
+/// The well-formed character at the start of `w` (four bytes,
+/// little-endian, lead byte `>= 0x80`): its code point and length, or
+/// `None` where PHP's decoder fails.
+#[inline(always)]
+pub(super) fn json_decode_word(w: u32) -> Option<(u32, usize)> {
+    let b0 = w & 0xFF;
+    let b1 = w >> 8 & 0xFF;
+    let b2 = w >> 16 & 0xFF;
+    let b3 = w >> 24;
+    match b0 {
+        0xC2..=0xDF if w & 0xC000 == 0x8000 => Some(((b0 & 0x1F) << 6 | (b1 & 0x3F), 2)),
+        0xE0..=0xEF
+            if w & 0xC0_C000 == 0x80_8000
+                && (b0 != 0xE0 || b1 >= 0xA0)
+                && (b0 != 0xED || b1 < 0xA0) =>
+        {
+            Some(((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F), 3))
+        }
+        0xF0..=0xF4
+            if w & 0xC0C0_C000 == 0x8080_8000
+                && (b0 != 0xF0 || b1 >= 0x90)
+                && (b0 != 0xF4 || b1 < 0x90) =>
+        {
+            Some((
+                (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F),
+                4,
+            ))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,994 @@
+//! The JSON escaping kernels on 256-bit vectors: the AVX2 loop of
+//! [`json_escape_run`](super::json_escape_run) and, with AVX-512 VL, its
+//! paths for windows of two-byte escapes and runs of `\uXXXX` text.
+
+// Not yet one unsafe operation per block: the JSON kernels' loops are
+// `#[inline(always)]` functions compiled into callers with different
+// features, so their intrinsics are unsafe calls; each loop is one block
+// whose SAFETY note gives the bounds of its loads and stores.
+#![allow(clippy::multiple_unsafe_ops_per_block)]
+
+#[allow(clippy::wildcard_imports)]
+use std::arch::x86_64::*;
+
+use crate::simd::Vector;
+use crate::simd::utf8_check::{lookups, utf8_errors};
+
+use super::{JSON_WINDOW, JsonKernel};
+
+/// The AVX2 kernel of [`super::json_escape_run`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn json_escape_avx2(
+    src: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    kernel: &JsonKernel,
+) -> usize {
+    if kernel.raw_unicode {
+        // SAFETY: AVX2 is enabled here, which is all the body needs
+        // without the dense path.
+        unsafe { json_escape_body::<false, true>(src, i, out, kernel) }
+    } else {
+        // SAFETY: as above.
+        unsafe { json_escape_body::<false, false>(src, i, out, kernel) }
+    }
+}
+
+/// The AVX2 kernel with the AVX-512 paths: windows whose escapes are
+/// all two bytes long ([`pairs_window`]), and runs of windows of
+/// non-ASCII text written as `\uXXXX` ([`planes_two`],
+/// [`planes_run`]). With `JSON_UNESCAPED_UNICODE` see
+/// [`json_escape_avx512_raw`].
+///
+/// # Safety
+///
+/// The CPU must support AVX2, BMI2 and AVX-512 F, BW, VL, VBMI and
+/// VBMI2 (see [`crate::simd::avx512_available`]).
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn json_escape_avx512(
+    src: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    kernel: &JsonKernel,
+) -> usize {
+    // SAFETY: every feature the body uses with `DENSE` is enabled here.
+    unsafe { json_escape_body::<true, false>(src, i, out, kernel) }
+}
+
+/// [`json_escape_avx512`] with `JSON_UNESCAPED_UNICODE`: a function of
+/// its own, so that its loop is laid out and its registers allocated
+/// apart (the two loops in one function made this one 20% slower).
+///
+/// # Safety
+///
+/// As [`json_escape_avx512`].
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn json_escape_avx512_raw(
+    src: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    kernel: &JsonKernel,
+) -> usize {
+    // SAFETY: every feature the body uses with `DENSE` is enabled here.
+    unsafe { json_escape_body::<true, true>(src, i, out, kernel) }
+}
+
+/// The loop of both kernels, inlined into each so that it is compiled
+/// with its features, and once per way of writing non-ASCII text
+/// (`RAW`: `kernel.raw_unicode`) so that neither loop carries the
+/// other's code.
+///
+/// # Safety
+///
+/// The CPU must support AVX2, and with `DENSE` what
+/// [`json_escape_avx512`] needs; the caller must enable them.
+#[inline(always)]
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+#[allow(clippy::too_many_lines)]
+unsafe fn json_escape_body<const DENSE: bool, const RAW: bool>(
+    src: &[u8],
+    mut i: usize,
+    out: &mut Vec<u8>,
+    kernel: &JsonKernel,
+) -> usize {
+    const W: usize = JSON_WINDOW;
+    // Room asked for before each window: a window writes at most six
+    // bytes per byte of its own and of a character crossing its end
+    // (35 bytes), and stores run up to 64 bytes past what it writes.
+    const ROOM: usize = 6 * (W + 3) + 2 * W + 16;
+    // SAFETY: (whole body) the caller enables AVX2 (and with `DENSE`
+    // the AVX-512 features), so the intrinsics may run; memory accesses
+    // are justified one by one below.
+    unsafe {
+        let n = src.len();
+        let sp = src.as_ptr();
+        let splat = |b: u8| _mm256_set1_epi8(b as i8);
+        let nibble = splat(0x0F);
+        let zero = _mm256_setzero_si256();
+        // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
+        // lookups per byte pair, and the third and fourth bytes of
+        // three- and four-byte characters checked to be continuations.
+        let table = |t: &[u8; 16]| __m256i::table(t);
+        let (lo_t, hi_t) = (table(&kernel.lo), table(&kernel.hi));
+        let [k1_hi, k1_lo, k2_hi] = lookups::<__m256i>();
+        let escapes = &super::JSON_ESCAPES;
+        let quot = if kernel.hex_quot {
+            super::JSON_QUOT_HEX
+        } else {
+            escapes[usize::from(b'"')]
+        };
+        let mut len = out.len();
+        // `out`'s buffer and capacity, taken again after each change.
+        let (mut dst, mut capacity) = (out.as_mut_ptr(), out.capacity());
+        // Each window: `src[i..i + 64]` is in bounds, so are all loads
+        // below (at most `i + 35 + 32`... see each).
+        while n - i >= 2 * W {
+            if !DENSE {
+                // (Read again in each window: the AVX2 kernel was
+                // faster so.)
+                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
+            }
+            if capacity - len < ROOM {
+                // SAFETY: the bytes up to `len` have been written.
+                out.set_len(len);
+                out.reserve(ROOM);
+                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
+            }
+            // SAFETY: `i + 32 <= n`.
+            let v = _mm256_loadu_si256(sp.add(i).cast());
+            let class = _mm256_and_si256(
+                _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
+                _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+            );
+            let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
+            let high = _mm256_movemask_epi8(v) as u32;
+            if special | high == 0 {
+                // SAFETY: `len + 32 <= capacity` (ROOM).
+                _mm256_storeu_si256(dst.add(len).cast(), v);
+                len += W;
+                i += W;
+                continue;
+            }
+            if !DENSE
+                && !RAW
+                && high.count_ones() >= SCALAR_DENSE
+                && _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17))) as u32 & high
+                    == 0
+            {
+                // Without AVX-512, dense non-ASCII text written as
+                // `\uXXXX` without four-byte characters is faster in
+                // the caller's scalar loop than one character at a
+                // time here: leave the rest to it.
+                break;
+            }
+            if DENSE && !RAW && high.count_ones() >= PLANES_MIN && i >= 3 {
+                let letters = if kernel.hex_quot {
+                    &super::JSON_LETTERS_HEX_QUOT
+                } else {
+                    &super::JSON_LETTERS
+                };
+                let long =
+                    _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-33))) as u32 & high;
+                let (next, written) = if long == 0 {
+                    let (next, written) = super::x86_512::planes_two_wide(
+                        src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                    );
+                    if next != i {
+                        (next, written)
+                    } else {
+                        planes_two(src, i, out, len, lo_t, hi_t, letters)
+                    }
+                } else if high.count_ones() >= PLANES_MIN_LONG {
+                    let four = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17)))
+                        as u32
+                        & high;
+                    if four == 0 {
+                        let (next, written) = super::x86_512::planes_wide::<false>(
+                            src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                        );
+                        if next != i {
+                            (next, written)
+                        } else {
+                            planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
+                        }
+                    } else {
+                        let (next, written) = super::x86_512::planes_wide::<true>(
+                            src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                        );
+                        if next != i {
+                            (next, written)
+                        } else {
+                            planes_run::<true>(src, i, out, len, lo_t, hi_t, letters)
+                        }
+                    }
+                } else {
+                    (i, len)
+                };
+                // (The planes paths may have grown `out`.)
+                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
+                if next != i {
+                    i = next;
+                    len = written;
+                    continue;
+                }
+            }
+            if DENSE && !RAW {
+                if high == 0 {
+                    let letters = if kernel.hex_quot {
+                        &super::JSON_LETTERS_HEX_QUOT
+                    } else {
+                        &super::JSON_LETTERS
+                    };
+                    if let Some(written) = pairs_window(v, special, W, dst.add(len), letters) {
+                        len += written;
+                        i += W;
+                        continue;
+                    }
+                }
+                // SAFETY: `i + 64 <= n`; `len + ROOM <= capacity`.
+                match super::x86_512::walk_window(
+                    src,
+                    i,
+                    v,
+                    special | high,
+                    dst,
+                    len,
+                    escapes,
+                    quot,
+                ) {
+                    Ok((next, written)) => {
+                        i = next;
+                        len = written;
+                        continue;
+                    }
+                    Err((p, written)) => {
+                        // SAFETY: the bytes up to `written` have been
+                        // written.
+                        out.set_len(written);
+                        return p;
+                    }
+                }
+            }
+            if RAW && high != 0 {
+                // Text to copy: whole windows checked three bytes
+                // ahead, while there is nothing to escape.
+                let (next, written) = if DENSE {
+                    super::x86_512::raw_run_avx512(
+                        src,
+                        i,
+                        out,
+                        len,
+                        lo_t,
+                        hi_t,
+                        kernel.raw_terminators,
+                    )
+                } else {
+                    super::x86_512::raw_run_avx2(
+                        src,
+                        i,
+                        out,
+                        len,
+                        lo_t,
+                        hi_t,
+                        kernel.raw_terminators,
+                    )
+                };
+                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
+                if next != i {
+                    i = next;
+                    len = written;
+                    continue;
+                }
+            }
+            let mut end = W;
+            let mut m = special | high;
+            if RAW && high != 0 {
+                // The previous one, two and three bytes of each lane, with
+                // zeros before the window (it starts at a character).
+                let before = _mm256_permute2x128_si256(v, v, 0x08);
+                let prev1 = _mm256_alignr_epi8(v, before, 15);
+                let prev2 = _mm256_alignr_epi8(v, before, 14);
+                let prev3 = _mm256_alignr_epi8(v, before, 13);
+                let error = utf8_errors([k1_hi, k1_lo, k2_hi], v, prev1, prev2, prev3);
+                if _mm256_testz_si256(error, error) == 1 {
+                    // Well-formed: only the ASCII to escape, and U+2028
+                    // and U+2029 (E2 80 A8/A9) unless copied too.
+                    m = special;
+                    if !kernel.raw_terminators {
+                        let terminator = _mm256_and_si256(
+                            _mm256_and_si256(
+                                _mm256_cmpeq_epi8(prev2, splat(0xE2)),
+                                _mm256_cmpeq_epi8(prev1, splat(0x80)),
+                            ),
+                            _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
+                        );
+                        m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
+                    }
+                    // A character cut by the window's end is left for the
+                    // next window.
+                    // SAFETY: `i + 32 <= n`.
+                    let tail = [*sp.add(i + 29), *sp.add(i + 30), *sp.add(i + 31)];
+                    end = if tail[2] >= 0xC0 {
+                        W - 1
+                    } else if tail[1] >= 0xE0 {
+                        W - 2
+                    } else if tail[0] >= 0xF0 {
+                        W - 3
+                    } else {
+                        W
+                    };
+                }
+            }
+            if m == 0 {
+                // Well-formed text to copy (up to a character cut by
+                // the window's end).
+                _mm256_storeu_si256(dst.add(len).cast(), v);
+                len += end;
+                i += end;
+                continue;
+            }
+            if DENSE && m == special {
+                let letters = if kernel.hex_quot {
+                    &super::JSON_LETTERS_HEX_QUOT
+                } else {
+                    &super::JSON_LETTERS
+                };
+                if let Some(written) = pairs_window(v, special, end, dst.add(len), letters) {
+                    len += written;
+                    i += end;
+                    continue;
+                }
+            }
+            // `src[i + last..]` is stored at `dst + len` before each
+            // escape; the escape then overwrites what follows the run.
+            let mut last = 0usize;
+            // SAFETY: `len + 32 <= capacity` (ROOM).
+            _mm256_storeu_si256(dst.add(len).cast(), v);
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                len += j - last;
+                let p = i + j;
+                // SAFETY: `p < i + 32` and `i + 64 <= n`.
+                let b = *sp.add(p);
+                if b < 0x80 {
+                    let word = if b == b'"' {
+                        quot
+                    } else {
+                        escapes[usize::from(b)]
+                    };
+                    // SAFETY: `len + 8 <= capacity` (ROOM).
+                    dst.add(len).cast::<u64>().write_unaligned(word.to_le());
+                    len += (word >> 56) as usize;
+                    last = j + 1;
+                } else {
+                    // SAFETY: `p + 4 <= i + 35 <= n`.
+                    let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
+                    let Some((cp, width)) = super::json_decode_word(w) else {
+                        // SAFETY: the bytes up to `len` have been written.
+                        out.set_len(len);
+                        return p;
+                    };
+                    let raw = RAW && (kernel.raw_terminators || cp & !1 != 0x2028);
+                    // SAFETY: `len + 16 <= capacity` (ROOM).
+                    {
+                        if raw {
+                            dst.add(len).cast::<u32>().write_unaligned(w.to_le());
+                            len += width;
+                        } else if cp < 0x1_0000 {
+                            let word = super::json_unit_word(cp);
+                            dst.add(len).cast::<u64>().write_unaligned(word.to_le());
+                            len += 6;
+                        } else {
+                            let v = cp - 0x1_0000;
+                            let high = super::json_unit_word(0xD800 | v >> 10);
+                            let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
+                            dst.add(len).cast::<u64>().write_unaligned(high.to_le());
+                            dst.add(len + 6).cast::<u64>().write_unaligned(low.to_le());
+                            len += 12;
+                        }
+                    }
+                    last = j + width;
+                }
+                m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
+                if m != 0 {
+                    // SAFETY: `i + last + 32 <= i + 64 <= n`; `len + 32
+                    // <= capacity` (ROOM).
+                    {
+                        let rest = _mm256_loadu_si256(sp.add(i + last).cast());
+                        _mm256_storeu_si256(dst.add(len).cast(), rest);
+                    }
+                }
+            }
+            if last < end {
+                // SAFETY: as above.
+                {
+                    let rest = _mm256_loadu_si256(sp.add(i + last).cast());
+                    _mm256_storeu_si256(dst.add(len).cast(), rest);
+                }
+                len += end - last;
+                i += end;
+            } else {
+                i += last;
+            }
+        }
+        // The bytes up to `len` have been written.
+        out.set_len(len);
+        i
+    }
+}
+
+/// Byte `p` to places `2p` and `2p + 1` of a pair vector: the first
+/// from the first table, the second from the second.
+static PAIRS: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut p = 0;
+    while p < 32 {
+        t[2 * p] = p as u8;
+        t[2 * p + 1] = 64 + p as u8;
+        p += 1;
+    }
+    t
+};
+
+/// A window whose only bytes to escape are ASCII with two-byte escapes
+/// (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`; `letters` gives the
+/// second byte, 0 for the others) with AVX-512: every byte becomes a
+/// pair (`\` and the letter for those, the byte and a byte dropped for
+/// the others) and one compress keeps what is written. `v` is the
+/// window, `special` its bytes to escape, `end` the bytes to take (the
+/// window may end inside a character). Returns the bytes written at
+/// `dst` (64 bytes are stored), or `None` when another escape is
+/// needed.
+///
+/// # Safety
+///
+/// The CPU must have what [`json_escape_avx512`] needs (the caller
+/// enables it); 64 bytes must be writable at `dst`.
+#[inline(always)]
+#[allow(clippy::cast_possible_wrap)]
+unsafe fn pairs_window(
+    v: __m256i,
+    special: u32,
+    end: usize,
+    dst: *mut u8,
+    letters: &[u8; 128],
+) -> Option<usize> {
+    // SAFETY: (whole body) features as documented; the tables are 128
+    // and 64 bytes long, the store within the 64 writable bytes.
+    unsafe {
+        // The tables are loaded here, not before the loop: a 512-bit
+        // load at each call of the kernel made the whole loop slower
+        // (about 15% on JSON_UNESCAPED_UNICODE text that never comes
+        // here), as 512-bit instructions lower the core's clock.
+        let letters = std::hint::black_box(letters);
+        let pairs_index = std::hint::black_box(&PAIRS);
+        let z = _mm512_zextsi256_si512(v);
+        let letter = _mm512_permutex2var_epi8(
+            _mm512_loadu_si512(letters.as_ptr().cast()),
+            z,
+            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+        );
+        let two: u64 = _mm512_test_epi8_mask(letter, letter);
+        let special = u64::from(special);
+        if special & !two != 0 {
+            return None;
+        }
+        let first = _mm512_mask_blend_epi8(special, z, _mm512_set1_epi8(b'\\' as i8));
+        let pairs = _mm512_permutex2var_epi8(
+            first,
+            _mm512_loadu_si512(pairs_index.as_ptr().cast()),
+            letter,
+        );
+        let taken = (1u64 << end) - 1;
+        let keep =
+            _pdep_u64(taken, 0x5555_5555_5555_5555) | _pdep_u64(special, 0xAAAA_AAAA_AAAA_AAAA);
+        _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep, pairs));
+        Some(end + special.count_ones() as usize)
+    }
+}
+
+/// Nibble tables of [`planes_run`] (and of the 64-byte planes paths):
+/// 0xFF for the high nibbles of a class.
+const fn nibble_class(from: usize, to: usize) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut k = from;
+    while k <= to {
+        t[k] = 0xFF;
+        k += 1;
+    }
+    t
+}
+pub(super) static HIGH_L2: [u8; 16] = nibble_class(0xC, 0xD);
+pub(super) static HIGH_L3: [u8; 16] = nibble_class(0xE, 0xE);
+pub(super) static HIGH_L4: [u8; 16] = nibble_class(0xF, 0xF);
+pub(super) static HIGH_LEAD: [u8; 16] = nibble_class(0xC, 0xF);
+
+/// Three planes of 32 bytes (the first two in one vector) to 96 bytes:
+/// byte `3p + k` is byte `p` of plane `k`.
+static TRIPLES: [[u8; 64]; 2] = {
+    let mut t = [[0u8; 64]; 2];
+    let mut o = 0;
+    while o < 128 {
+        let (p, k) = (o / 3, o % 3);
+        if p < 32 {
+            t[o / 64][o % 64] = match k {
+                0 => p as u8,
+                1 => 32 + p as u8,
+                _ => 64 + p as u8,
+            };
+        }
+        o += 1;
+    }
+    t
+};
+
+/// Text written as `\uXXXX` with AVX-512 (on 256-bit vectors), 32
+/// bytes at a time from `i` (a character start, at least 3) while 64
+/// bytes are left and each window is well-formed UTF-8 whose bytes to
+/// escape (`lo_t`, `hi_t`: [`JsonKernel`]'s lookups) all have two-byte
+/// escapes (`letters`). Returns where it stopped (a character start)
+/// and the new written length of `out` (`len` on entry: the bytes of
+/// `out` written so far).
+///
+/// Every input byte gives one, two or three output bytes: an ASCII
+/// byte itself; a byte to escape `\` and its letter; the lead of a
+/// two-byte character `\u0`, its second byte the three other hex
+/// digits; a three-byte character `\u`, two digits, two digits; a
+/// four-byte character `\ud`, three digits, `\ud`, three digits (its
+/// surrogates). Each byte's share is computed from the byte and the
+/// ones around it, in three planes; an interleave and two compresses
+/// make the output. So windows are a fixed 32 bytes apart and a
+/// character may cross from one to the next. UTF-8 is checked with
+/// Keiser and Lemire's lookups three bytes ahead, so that a window's
+/// characters are known good, to their last byte, before any of them
+/// is written; a window that fails writes only the end of the
+/// character begun before it.
+///
+/// # Safety
+///
+/// The CPU must have what [`json_escape_avx512`] needs (the caller
+/// enables it); `3 <= i`, `len <= out.capacity()`, the bytes of `out`
+/// up to `len` written.
+#[inline(always)]
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+unsafe fn planes_run<const FOUR: bool>(
+    src: &[u8],
+    mut i: usize,
+    out: &mut Vec<u8>,
+    mut len: usize,
+    lo_t: __m256i,
+    hi_t: __m256i,
+    letters: &[u8; 128],
+) -> (usize, usize) {
+    // Room for a window: three bytes per position, 64 stored past.
+    const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
+    let n = src.len();
+    let sp = src.as_ptr();
+    // SAFETY: (whole body) features as documented; loads are within
+    // `src` (from `i - 3`, with `3 <= i`, to `i + 35 <= i + 64 <= n`),
+    // stores within the room reserved.
+    unsafe {
+        let b = |x: u8| _mm256_set1_epi8(x as i8);
+        let table = |t: &[u8; 16]| __m256i::table(t);
+        let (t_l2, t_l3, t_l4, t_lead) = (
+            table(&HIGH_L2),
+            table(&HIGH_L3),
+            table(&HIGH_L4),
+            table(&HIGH_LEAD),
+        );
+        let [k1_hi, k1_lo, k2_hi] = lookups::<__m256i>();
+        let hex_table = table(b"0123456789abcdef");
+        let (letters_lo, letters_hi) = (
+            _mm512_loadu_si512(letters.as_ptr().cast()),
+            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+        );
+        let triples = [
+            _mm512_loadu_si512(TRIPLES[0].as_ptr().cast()),
+            _mm512_loadu_si512(TRIPLES[1].as_ptr().cast()),
+        ];
+        let nibble = b(0x0F);
+        let zero = _mm256_setzero_si256();
+        let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+        // `m ? y : x` bytewise (0xCA is `a ? b : c`).
+        let sel = |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
+        let kl = [k1_hi, k1_lo, k2_hi];
+        let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
+        // The first three bytes of the run are checked once; after
+        // that each window checks three bytes ahead. A continuation
+        // byte at the start (after a malformed sequence the caller
+        // skipped) is malformed itself, whatever the bytes before it.
+        if *sp.add(i) & 0xC0 == 0x80 {
+            return (i, len);
+        }
+        let mut entry = true;
+        // A window's loads reach `i + 35`. A window is taken whole only
+        // with 67 bytes left, so that after it the loads of one more
+        // always fit: that one writes only the end of a character the
+        // whole one began.
+        while n - i >= 35 {
+            let whole = n - i >= 2 * JSON_WINDOW + 3;
+            if out.capacity() - len < ROOM {
+                out.set_len(len);
+                out.reserve(ROOM);
+            }
+            let dst = out.as_mut_ptr().add(len);
+            let c = load(i);
+            let (p1, p2, p3) = (load(i - 1), load(i - 2), load(i - 3));
+            let (n1, n2, n3) = (load(i + 1), load(i + 2), load(i + 3));
+            let hc = high_nibble(c);
+            let special = _mm256_andnot_si256(
+                _mm256_cmpeq_epi8(
+                    _mm256_and_si256(
+                        _mm256_shuffle_epi8(lo_t, _mm256_and_si256(c, nibble)),
+                        _mm256_shuffle_epi8(hi_t, hc),
+                    ),
+                    zero,
+                ),
+                b(0xFF),
+            );
+            // The letters of two-byte escapes, when there is a byte to
+            // escape; a byte to escape without one is an error.
+            let any_special = _mm256_testz_si256(special, special) == 0;
+            let (letter, no_letter) = if any_special {
+                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
+                    letters_lo,
+                    _mm512_zextsi256_si512(c),
+                    letters_hi,
+                ));
+                (
+                    letter,
+                    _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
+                )
+            } else {
+                (zero, zero)
+            };
+            let mut errors = _mm256_or_si256(utf8_errors(kl, n3, n2, n1, c), no_letter);
+            if !FOUR {
+                // Four-byte leads are for the other variant.
+                errors = _mm256_or_si256(errors, _mm256_shuffle_epi8(t_l4, hc));
+            }
+            let at_entry = entry;
+            if entry {
+                let first3 = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0);
+                let head = _mm256_and_si256(utf8_errors(kl, c, p1, p2, p3), first3);
+                errors = _mm256_or_si256(errors, head);
+                entry = false;
+            }
+            let high = _mm256_movemask_epi8(c) as u32;
+            let ok = whole
+                && _mm256_testz_si256(errors, errors) == 1
+                && high.count_ones() >= PLANES_STAY;
+            // When this window fails, the leading continuation bytes
+            // finishing a character begun in the window before are
+            // still written (none at the run's entry: a character
+            // start): at most three, those the window before checked;
+            // more are malformed.
+            let carried = if ok || at_entry {
+                0
+            } else {
+                let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32 & high;
+                ((!cont).trailing_zeros() as usize).min(3)
+            };
+            if !ok && carried == 0 {
+                break;
+            }
+
+            // Roles of each byte, from its class and the classes of
+            // the bytes before it.
+            let (hp1, hp2, hp3) = (high_nibble(p1), high_nibble(p2), high_nibble(p3));
+            let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
+            let lead = _mm256_shuffle_epi8(t_lead, hc);
+            let l2 = _mm256_shuffle_epi8(t_l2, hc);
+            let l2c = _mm256_shuffle_epi8(t_l2, hp1);
+            let l3c1 = _mm256_shuffle_epi8(t_l3, hp1);
+            let l3c2 = _mm256_shuffle_epi8(t_l3, hp2);
+
+            // Hex digit values: `p` the byte before, `c` the byte, `n`
+            // the byte after.
+            let c_lo = _mm256_and_si256(c, nibble);
+            let p1_2 = _mm256_slli_epi16(p1, 2);
+            // ((p & 3) << 2) | (c >> 4 & 3): the bits of `hc` outside
+            // 0x0C are its low two, so a bitwise select does it.
+            let x1 = sel(b(0x0C), p1_2, hc);
+            // p >> 2 & 7
+            let na = _mm256_and_si256(_mm256_srli_epi16(p1, 2), b(0x07));
+            // p & 15
+            let nb = _mm256_and_si256(p1, nibble);
+            // c >> 2 & 15
+            let nd = _mm256_and_si256(_mm256_srli_epi16(c, 2), nibble);
+            // The three planes: digit values, then hex, then the fixed
+            // bytes; zero where nothing is written.
+            let mut d0 = sel(l3c1, nb, na);
+            d0 = sel(l3c2, x1, d0);
+            let mut d1 = sel(l3c1, nd, x1);
+            d1 = sel(l3c2, c_lo, d1);
+            let mut d2 = c_lo;
+            let mut escaped = _mm256_or_si256(special, lead);
+            let mut u_byte = lead;
+            let mut three = _mm256_or_si256(l2, l2c);
+            let mut d_byte = zero;
+            if FOUR {
+                let l4 = _mm256_shuffle_epi8(t_l4, hc);
+                let l4c1 = _mm256_shuffle_epi8(t_l4, hp1);
+                let l4c2 = _mm256_shuffle_epi8(t_l4, hp2);
+                let l4c3 = _mm256_shuffle_epi8(t_l4, hp3);
+                // Four-byte characters: `u` = the plane (5 bits), the
+                // high surrogate's digits are 8 | (u - 1) >> 2, (u -
+                // 1) & 3 << 2 | (c & 15) >> 2, (c & 3) << 2 | n >> 4 &
+                // 3; the low surrogate's first one 0xC | p >> 2 & 3.
+                // (Selects by a constant mask where the other operand
+                // has no bits under it; 0xEA is `a & b | c`.)
+                let u1 = _mm256_sub_epi8(sel(b(0x1C), p1_2, hc), b(1));
+                let ng =
+                    _mm256_ternarylogic_epi32::<0xEA>(_mm256_srli_epi16(u1, 2), b(0x03), b(0x08));
+                let nh = sel(
+                    b(0x0C),
+                    _mm256_slli_epi16(u1, 2),
+                    _mm256_and_si256(nd, b(0x03)),
+                );
+                let ni = sel(b(0x0C), _mm256_slli_epi16(c, 2), high_nibble(n1));
+                let nf = _mm256_ternarylogic_epi32::<0xEA>(na, b(0x03), b(0x0C));
+                d0 = sel(l4c1, ng, d0);
+                d0 = sel(l4c3, nf, d0);
+                d1 = sel(l4c1, nh, d1);
+                d2 = sel(l4c1, ni, d2);
+                escaped = _mm256_or_si256(escaped, l4c2);
+                u_byte = _mm256_or_si256(u_byte, l4c2);
+                d_byte = _mm256_or_si256(l4, l4c2);
+                three = _mm256_or_si256(
+                    three,
+                    _mm256_or_si256(_mm256_or_si256(l4, l4c1), _mm256_or_si256(l4c2, l4c3)),
+                );
+            }
+            let mut q0 = _mm256_shuffle_epi8(hex_table, d0);
+            let mut q1 = _mm256_shuffle_epi8(hex_table, d1);
+            let mut q2 = _mm256_shuffle_epi8(hex_table, d2);
+            q0 = sel(ascii, c, q0);
+            q0 = sel(escaped, b(b'\\'), q0);
+            q1 = sel(u_byte, b(b'u'), q1);
+            q1 = if any_special {
+                _mm256_andnot_si256(
+                    _mm256_andnot_si256(special, ascii),
+                    sel(special, letter, q1),
+                )
+            } else {
+                _mm256_andnot_si256(ascii, q1)
+            };
+            if FOUR {
+                q2 = sel(d_byte, b(b'd'), q2);
+            }
+            q2 = sel(l2, b(b'0'), q2);
+            // Three bytes: two-byte and four-byte characters.
+            q2 = _mm256_and_si256(q2, three);
+
+            let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
+            let q2 = _mm512_zextsi256_si512(q2);
+            let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
+            let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
+            let mut keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
+            // Places 96 and on of the output are past the 32 bytes.
+            let mut keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
+            if !ok {
+                // Only the end of the character begun before.
+                keep_a &= (1u64 << (3 * carried)) - 1;
+                keep_b = 0;
+            }
+            _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep_a, out_a));
+            let written_a = keep_a.count_ones() as usize;
+            _mm512_storeu_si512(
+                dst.add(written_a).cast(),
+                _mm512_maskz_compress_epi8(keep_b, out_b),
+            );
+            len += written_a + keep_b.count_ones() as usize;
+            if !ok {
+                i += carried;
+                return (i, len);
+            }
+            i += JSON_WINDOW;
+        }
+        (i, len)
+    }
+}
+
+/// High nibbles 8 to B: continuation bytes.
+pub(super) static HIGH_CONT: [u8; 16] = nibble_class(0x8, 0xB);
+/// High nibbles E and F: leads of three- and four-byte characters.
+pub(super) static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
+
+/// [`planes_run`] for text whose only multibyte characters are two
+/// bytes long (Latin, Greek, Cyrillic, Hebrew, Arabic...): each lead
+/// gives `\u0`, each second byte the other three hex digits. A window
+/// is well-formed when every lead (C2 to DF) is followed by a
+/// continuation byte and every continuation byte follows a lead, the
+/// byte after the window included. Stops (at a character start) at a
+/// window that is not of this kind or not well-formed, or when fewer
+/// than 64 bytes are left.
+///
+/// # Safety
+///
+/// As [`planes_run`].
+#[inline(always)]
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#[allow(clippy::too_many_lines)]
+unsafe fn planes_two(
+    src: &[u8],
+    mut i: usize,
+    out: &mut Vec<u8>,
+    mut len: usize,
+    lo_t: __m256i,
+    hi_t: __m256i,
+    letters: &[u8; 128],
+) -> (usize, usize) {
+    const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
+    let n = src.len();
+    let sp = src.as_ptr();
+    // SAFETY: (whole body) features as documented; loads are within
+    // `src` (from `i - 1`, with `3 <= i`, to `i + 33 <= n`), stores
+    // within the room reserved.
+    unsafe {
+        let b = |x: u8| _mm256_set1_epi8(x as i8);
+        let table = |t: &[u8; 16]| __m256i::table(t);
+        let (t_lead, t_cont, t_long) = (table(&HIGH_L2), table(&HIGH_CONT), table(&HIGH_LONG));
+        let hex_table = table(b"0123456789abcdef");
+        let (letters_lo, letters_hi) = (
+            _mm512_loadu_si512(letters.as_ptr().cast()),
+            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
+        );
+        let triples = [
+            _mm512_loadu_si512(TRIPLES[0].as_ptr().cast()),
+            _mm512_loadu_si512(TRIPLES[1].as_ptr().cast()),
+        ];
+        let nibble = b(0x0F);
+        let zero = _mm256_setzero_si256();
+        let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+        let sel = |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
+        let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
+        // No window may start with a continuation byte: the run starts
+        // at a character, and a lead at a window's end takes its second
+        // byte along, so one there is malformed (it is checked here,
+        // not with the window's other bytes). Each window's leads are
+        // checked against the bytes after them, the byte after the
+        // window included.
+        while n - i >= 2 * JSON_WINDOW {
+            if *sp.add(i) & 0xC0 == 0x80 {
+                break;
+            }
+            if out.capacity() - len < ROOM {
+                out.set_len(len);
+                out.reserve(ROOM);
+            }
+            let dst = out.as_mut_ptr().add(len);
+            let (c, p1, n1) = (load(i), load(i - 1), load(i + 1));
+            let hc = high_nibble(c);
+            let lead = _mm256_shuffle_epi8(t_lead, hc);
+            let cont = _mm256_shuffle_epi8(t_cont, hc);
+            let next_cont = _mm256_shuffle_epi8(t_cont, high_nibble(n1));
+            let special = _mm256_andnot_si256(
+                _mm256_cmpeq_epi8(
+                    _mm256_and_si256(
+                        _mm256_shuffle_epi8(lo_t, _mm256_and_si256(c, nibble)),
+                        _mm256_shuffle_epi8(hi_t, hc),
+                    ),
+                    zero,
+                ),
+                b(0xFF),
+            );
+            // The letters of two-byte escapes, when there is a byte to
+            // escape; a byte to escape without one is an error.
+            let any_special = _mm256_testz_si256(special, special) == 0;
+            let (letter, no_letter) = if any_special {
+                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
+                    letters_lo,
+                    _mm512_zextsi256_si512(c),
+                    letters_hi,
+                ));
+                (
+                    letter,
+                    _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
+                )
+            } else {
+                (zero, zero)
+            };
+            // Malformed or not for this path: a lead not followed by a
+            // continuation byte or the other way round (a
+            // continuation byte at the window's start follows the
+            // previous window's last lead, checked there), C0 and C1,
+            // longer characters, escapes of six bytes.
+            let errors = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_xor_si256(lead, next_cont),
+                    _mm256_shuffle_epi8(t_long, hc),
+                ),
+                _mm256_or_si256(
+                    no_letter,
+                    _mm256_cmpeq_epi8(_mm256_and_si256(c, b(0xFE)), b(0xC0)),
+                ),
+            );
+            if _mm256_testz_si256(errors, errors) == 0
+                || (_mm256_movemask_epi8(c) as u32).count_ones() < PLANES_STAY
+            {
+                break;
+            }
+            // Two hex digits from the lead (before), one and a half
+            // from the second byte.
+            let x1 = _mm256_ternarylogic_epi32::<0xF8>(
+                _mm256_and_si256(_mm256_slli_epi16(p1, 2), b(0x0C)),
+                hc,
+                b(0x03),
+            );
+            let na = _mm256_and_si256(_mm256_srli_epi16(p1, 2), b(0x07));
+            let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
+            let mut q0 = sel(ascii, c, _mm256_shuffle_epi8(hex_table, na));
+            q0 = sel(_mm256_or_si256(special, lead), b(b'\\'), q0);
+            let mut q1 = sel(lead, b(b'u'), _mm256_shuffle_epi8(hex_table, x1));
+            q1 = if any_special {
+                _mm256_andnot_si256(
+                    _mm256_andnot_si256(special, ascii),
+                    sel(special, letter, q1),
+                )
+            } else {
+                _mm256_andnot_si256(ascii, q1)
+            };
+            let q2 = _mm256_and_si256(
+                sel(
+                    lead,
+                    b(b'0'),
+                    _mm256_shuffle_epi8(hex_table, _mm256_and_si256(c, nibble)),
+                ),
+                _mm256_or_si256(lead, cont),
+            );
+            let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
+            let q2 = _mm512_zextsi256_si512(q2);
+            let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
+            let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
+            let keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
+            let keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
+            _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep_a, out_a));
+            let written_a = keep_a.count_ones() as usize;
+            _mm512_storeu_si512(
+                dst.add(written_a).cast(),
+                _mm512_maskz_compress_epi8(keep_b, out_b),
+            );
+            len += written_a + keep_b.count_ones() as usize;
+            // A lead at the window's end: its second byte goes with
+            // it (it was checked above).
+            i += JSON_WINDOW;
+            if *sp.add(i - 1) >= 0xC0 {
+                // Write the second byte's share now: the next window
+                // starts after it.
+                let (lead_byte, second) = (u32::from(*sp.add(i - 1)), u32::from(*sp.add(i)));
+                let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
+                let word = super::json_unit_word(cp) >> 24; // the last three digits
+                out.as_mut_ptr()
+                    .add(len)
+                    .cast::<u32>()
+                    .write_unaligned((word as u32).to_le());
+                len += 3;
+                i += 1;
+            }
+        }
+        (i, len)
+    }
+}
+
+/// Without AVX-512, a window with this many bytes from 0x80 up (text
+/// written as `\uXXXX`) ends the kernel.
+const SCALAR_DENSE: u32 = 16;
+
+/// Windows with fewer bytes from 0x80 up than this start no run of
+/// the planes paths: sparse non-ASCII text is faster character by
+/// character.
+const PLANES_MIN: u32 = 6;
+
+/// The same for text with three- and four-byte characters, whose
+/// path costs more.
+const PLANES_MIN_LONG: u32 = 16;
+
+/// A run of the planes paths ends at a window with fewer bytes from
+/// 0x80 up than this.
+const PLANES_STAY: u32 = 4;

@@ -1,0 +1,596 @@
+//! The parser's scans over character data, beside the scalar code they
+//! stand in for:
+//!
+//! * [`text_run`] and [`plain_text_windows`]: the parser's scans over
+//!   character data, 32 bytes at a time with AVX2, detected at run time:
+//!   stop bytes found with a nibble lookup, UTF-8 checked with Keiser and
+//!   Lemire's lookups three bytes ahead, newlines and continuation bytes
+//!   (columns) counted on the windows' masks. The window with something
+//!   else in it hands over to the scalar code at the start of that
+//!   character.
+
+// The kernels' deliberate exceptions: byte pointers cast to vector types
+// only for the unaligned load and store intrinsics, lane indexes and masks
+// that fit by construction, and a kernel's loop kept in one function.
+#![allow(
+    clippy::too_many_lines,
+    clippy::cast_ptr_alignment,
+    clippy::cast_sign_loss
+)]
+
+#[cfg(target_arch = "x86_64")]
+use crate::simd::avx2_popcnt_available;
+
+/// Bytes the fast path of `xmlParseCharData` copies (`test_char_data`):
+/// printable ASCII and tab, except `<`, `&` and `]`.
+pub(crate) static PLAIN_TEXT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (c == 0x09 || (c >= 0x20 && c < 0x80)) && c != b'<' && c != b'&' && c != b']';
+        b += 1;
+    }
+    t
+};
+
+/// The length of the multi-byte UTF-8 character at `s[i]` if
+/// `xmlCurrentChar` reads it without error and it is a `Char` (no
+/// surrogates, no U+FFFE/U+FFFF, nothing above U+10FFFF); 0 otherwise
+/// (also when it is cut off by the end of `s`).
+#[inline]
+pub(crate) fn plain_multibyte_len(s: &[u8], i: usize) -> usize {
+    let cont = |k: usize| s.get(i + k).is_some_and(|&b| b & 0xC0 == 0x80);
+    let bits = |k: usize| u32::from(s[i + k] & 0x3F);
+    match s[i] {
+        0xC2..=0xDF if cont(1) => 2,
+        c @ 0xE0..=0xEF if cont(1) && cont(2) => {
+            let v = (u32::from(c & 0xF) << 12) | (bits(1) << 6) | bits(2);
+            if v < 0x800 || (0xD800..0xE000).contains(&v) || v >= 0xFFFE {
+                0
+            } else {
+                3
+            }
+        }
+        c @ 0xF0..=0xF4 if cont(1) && cont(2) && cont(3) => {
+            let v = (u32::from(c & 7) << 18) | (bits(1) << 12) | (bits(2) << 6) | bits(3);
+            if (0x10000..=0x10FFFF).contains(&v) {
+                4
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// How far a run of text went (see [`text_run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TextRun {
+    /// Where it stopped.
+    pub(crate) at: usize,
+    /// The newlines in it.
+    pub(crate) lines: u64,
+    /// Just after its last newline, or its start.
+    pub(crate) line_start: usize,
+    /// The continuation bytes from `line_start` to `at`.
+    pub(crate) extra: usize,
+}
+
+impl TextRun {
+    /// Nothing taken yet, at `at`.
+    pub(crate) fn at(at: usize) -> Self {
+        TextRun {
+            at,
+            lines: 0,
+            line_start: at,
+            extra: 0,
+        }
+    }
+}
+
+/// Window of the text kernels.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const TEXT_WINDOW: usize = 32;
+
+/// The run of text from `start` that the inner loop of
+/// `xmlParseCharDataComplex` takes as it is: plain ASCII ([`PLAIN_TEXT`]),
+/// newlines and, with `utf8`, multi-byte characters that
+/// [`plain_multibyte_len`] accepts, each taken while it starts before `end`
+/// (at most `s.len()`). The same as [`text_run_reference`]; with AVX2,
+/// 32-byte windows at a time until the window that ends the run.
+#[inline]
+pub(crate) fn text_run(s: &[u8], start: usize, end: usize, utf8: bool) -> TextRun {
+    debug_assert!(end <= s.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if start < end && s.len() >= start + TEXT_WINDOW + 3 && avx2_popcnt_available() {
+            // SAFETY: AVX2 and POPCNT are available (checked just above);
+            // `start < end <= s.len()`.
+            let run = unsafe { x86_text::text_run_avx2(s, TextRun::at(start), end, utf8) };
+            return text_run_from(s, run, end, utf8);
+        }
+    }
+    text_run_reference(s, start, end, utf8)
+}
+
+/// The scalar reference of [`text_run`].
+pub(crate) fn text_run_reference(s: &[u8], start: usize, end: usize, utf8: bool) -> TextRun {
+    text_run_from(s, TextRun::at(start), end, utf8)
+}
+
+/// [`text_run_reference`] carried on from `run` (`run.at` at the start
+/// of a character).
+#[inline]
+fn text_run_from(s: &[u8], mut run: TextRun, end: usize, utf8: bool) -> TextRun {
+    let mut i = run.at;
+    while i < end {
+        let b = s[i];
+        if PLAIN_TEXT[usize::from(b)] {
+            i += 1;
+        } else if b >= 0x80 {
+            if !utf8 {
+                break;
+            }
+            // two-byte characters (Latin, Cyrillic, ...) inline
+            let len =
+                if (0xC2..=0xDF).contains(&b) && s.get(i + 1).is_some_and(|&c| c & 0xC0 == 0x80) {
+                    2
+                } else {
+                    plain_multibyte_len(s, i)
+                };
+            if len == 0 {
+                break;
+            }
+            i += len;
+            run.extra += len - 1;
+        } else if b == b'\n' {
+            i += 1;
+            run.lines += 1;
+            run.line_start = i;
+            run.extra = 0;
+        } else {
+            break;
+        }
+    }
+    run.at = i;
+    run
+}
+
+/// How many bytes at the start of `s` are [`PLAIN_TEXT`], counted a
+/// 32-byte window at a time with AVX2: exact when the run ends in a whole
+/// window, otherwise short of it by less than a window (0 without AVX2).
+#[inline]
+pub(crate) fn plain_text_windows(s: &[u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if s.len() >= TEXT_WINDOW && avx2_popcnt_available() {
+            // SAFETY: AVX2 and POPCNT are available (checked just above).
+            return unsafe { x86_text::plain_text_windows_avx2(s) };
+        }
+    }
+    let _ = s;
+    0
+}
+
+/// Counts the bytes of the window at `i` in `taken` (the bits of the
+/// first bytes) into `run`: `newlines` and `cont` mark the window's
+/// newlines and continuation bytes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn take_window(run: &mut TextRun, i: usize, newlines: u32, cont: u32, taken: u32) {
+    let newlines = newlines & taken;
+    if newlines == 0 {
+        run.extra += (cont & taken).count_ones() as usize;
+    } else {
+        let last = newlines.ilog2();
+        run.lines += u64::from(newlines.count_ones());
+        run.line_start = i + last as usize + 1;
+        let after = taken & !(u32::MAX >> (31 - last));
+        run.extra = (cont & after).count_ones() as usize;
+    }
+}
+
+/// The AVX2 text kernels: [`text_run`]'s windows and
+/// [`plain_text_windows`].
+#[cfg(target_arch = "x86_64")]
+mod x86_text {
+    #[allow(clippy::wildcard_imports)]
+    use std::arch::x86_64::*;
+
+    use crate::simd::Vector;
+    use crate::simd::memory::load256;
+    use crate::simd::utf8_check::{lookups, utf8_errors};
+
+    use super::{TEXT_WINDOW as W, TextRun};
+
+    // ASCII bytes that end a run, by nibble lookups: a byte stops the run
+    // when its low nibble's entry and its high nibble's share a bit.
+    // 0x01: 0x00..=0x08 and 0x0B..=0x0F; 0x02: 0x10..=0x1F; 0x04: `&`;
+    // 0x08: `<`; 0x10: `]`; 0x20: the newline (plain text's fast path
+    // only). Bytes from 0x80 up are none of these (high nibble 8..F).
+    static STOP_LOW: [u8; 16] = {
+        let mut t = [0x02u8; 16];
+        let mut l = 0;
+        while l < 16 {
+            if l <= 8 || l >= 0xB {
+                t[l] |= 0x01;
+            }
+            l += 1;
+        }
+        t[0x6] |= 0x04;
+        t[0xA] |= 0x20;
+        t[0xC] |= 0x08;
+        t[0xD] |= 0x10;
+        t
+    };
+    static STOP_HIGH_RUN: [u8; 16] = [
+        0x01, 0x02, 0x04, 0x08, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    static STOP_HIGH_FAST: [u8; 16] = [
+        0x21, 0x02, 0x04, 0x08, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+
+    /// Bit `j` set where byte `j` of `v` is an ASCII byte with a bit in
+    /// common between `low` and `high` (see [`STOP_LOW`]).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn stops(v: __m256i, low: __m256i, high: __m256i) -> u32 {
+        let nibble = _mm256_set1_epi8(0x0F);
+        let class = _mm256_and_si256(
+            _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble)),
+            _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+        );
+        !mask(_mm256_cmpeq_epi8(class, _mm256_setzero_si256()))
+    }
+
+    /// Bit `j` set for each byte `j` of `v` whose high bit is set.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn mask(v: __m256i) -> u32 {
+        // The cast keeps all 32 bits.
+        #[allow(clippy::cast_sign_loss)]
+        let m = _mm256_movemask_epi8(v) as u32;
+        m
+    }
+
+    /// The windows of [`super::text_run`], counted on from `run`: from
+    /// `run.at` (a character start) while a whole window and three bytes more are left, each
+    /// window checked (stop bytes, Keiser and Lemire's UTF-8 errors three
+    /// bytes ahead, U+FFFE and U+FFFF, the `end` limit) and taken whole when
+    /// clean, a character crossing its end included; the window with
+    /// something to stop at is taken up to the start of the character
+    /// where the first problem is. Stops at the start of a character.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2 and POPCNT; `run.at < end <= s.len()`.
+    #[target_feature(enable = "avx2,popcnt")]
+    #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
+    pub(super) unsafe fn text_run_avx2(
+        s: &[u8],
+        mut run: TextRun,
+        end: usize,
+        utf8: bool,
+    ) -> TextRun {
+        let n = s.len();
+        let start = run.at;
+        let mut i = start;
+        // SAFETY: AVX2 is enabled, which the lookups need.
+        let kl = unsafe { lookups::<__m256i>() };
+        // SAFETY: as above.
+        let low = unsafe { __m256i::table(&STOP_LOW) };
+        // SAFETY: as above.
+        let high = unsafe { __m256i::table(&STOP_HIGH_RUN) };
+        {
+            let zero = _mm256_setzero_si256();
+            let newline = _mm256_set1_epi8(b'\n' as i8);
+            let c0 = _mm256_set1_epi8(0xC0u8 as i8);
+            let (ef, bf, one) = (
+                _mm256_set1_epi8(0xEFu8 as i8),
+                _mm256_set1_epi8(0xBFu8 as i8),
+                _mm256_set1_epi8(1),
+            );
+            // Flags mark where to stop: before a character starting at the
+            // bit, or the one that runs through it. UTF-8 errors, found on
+            // the byte after a character's start at the earliest, are
+            // marked a byte early. The window's first three bytes are
+            // checked from a character start (the run's, or after an ASCII
+            // window); other windows' were checked by the window before.
+            let mut head = true;
+            while i < end && i + W + 3 <= n {
+                // SAFETY: `i + 35 <= n`: the 32 bytes from `i` are in `s`;
+                // AVX is enabled.
+                let v = unsafe { load256(s, i) };
+                let high_bits = mask(v);
+                let mut flags = u64::from(stops(v, low, high));
+                let mut cont = 0;
+                if !utf8 {
+                    flags |= u64::from(high_bits);
+                } else {
+                    if head {
+                        let before = _mm256_permute2x128_si256(v, v, 0x08);
+                        let p1 = _mm256_alignr_epi8(v, before, 15);
+                        let p2 = _mm256_alignr_epi8(v, before, 14);
+                        let p3 = _mm256_alignr_epi8(v, before, 13);
+                        // SAFETY: AVX2 is enabled.
+                        let e = unsafe { utf8_errors(kl, v, p1, p2, p3) };
+                        let e = !mask(_mm256_cmpeq_epi8(e, zero)) & 0b111;
+                        flags |= u64::from((e >> 1) | (e & 1));
+                    }
+                    if high_bits != 0 {
+                        // SAFETY: `i + 35 <= n`: the 32 bytes from `i + 1`
+                        // are in `s`; AVX is enabled.
+                        let n1 = unsafe { load256(s, i + 1) };
+                        // SAFETY: and those from `i + 2`.
+                        let n2 = unsafe { load256(s, i + 2) };
+                        // SAFETY: and those from `i + 3`.
+                        let n3 = unsafe { load256(s, i + 3) };
+                        // SAFETY: AVX2 is enabled.
+                        let e = unsafe { utf8_errors(kl, n3, n2, n1, v) };
+                        // (mostly clean: the mask only when needed)
+                        if _mm256_testz_si256(e, e) == 0 {
+                            flags |= u64::from(!mask(_mm256_cmpeq_epi8(e, zero))) << 2;
+                        }
+                        // EF BF BE or EF BF BF (U+FFFE, U+FFFF) begins here.
+                        let nonchar = _mm256_and_si256(
+                            _mm256_and_si256(_mm256_cmpeq_epi8(v, ef), _mm256_cmpeq_epi8(n1, bf)),
+                            _mm256_cmpeq_epi8(_mm256_or_si256(n2, one), bf),
+                        );
+                        flags |= u64::from(mask(nonchar));
+                        cont = mask(_mm256_cmpgt_epi8(c0, v));
+                    }
+                }
+                // No character starts from `end` on.
+                let room = end - i;
+                if room < W {
+                    flags |= 1 << room;
+                }
+                let newlines = mask(_mm256_cmpeq_epi8(v, newline));
+                if flags == 0 {
+                    super::take_window(&mut run, i, newlines, cont, u32::MAX);
+                    i += W;
+                    head = !utf8 || high_bits == 0;
+                    continue;
+                }
+                // Up to the start of the character with the first problem
+                // (a crossing character's continuation bytes are past 31).
+                let first = flags.trailing_zeros().min(32);
+                let starts = u64::from(!cont) | (u64::from(s[i + W] & 0xC0 != 0x80) << 32);
+                let before = starts & ((2u64 << first) - 1);
+                let b = if before == 0 { 0 } else { before.ilog2() };
+                let taken = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
+                super::take_window(&mut run, i, newlines, cont, taken);
+                i += b as usize;
+                break;
+            }
+            // Back to the start of the character that a window taken whole
+            // ended in (`head`: `i` is a start, as after an ASCII window or
+            // where a window stopped past its first byte): its continuation
+            // bytes before `i` were counted, and are again.
+            if !head {
+                let mut back = 0;
+                while i - back > start && s[i - back] & 0xC0 == 0x80 {
+                    back += 1;
+                }
+                if back > 0 {
+                    i -= back;
+                    run.extra -= back - 1;
+                }
+            }
+        }
+        run.at = i;
+        run
+    }
+
+    /// [`super::plain_text_windows`] with AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2 and POPCNT.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn plain_text_windows_avx2(s: &[u8]) -> usize {
+        let mut i = 0;
+        // SAFETY: AVX2 is enabled, which the tables need.
+        let low = unsafe { __m256i::table(&STOP_LOW) };
+        // SAFETY: as above.
+        let high = unsafe { __m256i::table(&STOP_HIGH_FAST) };
+        {
+            while i + W <= s.len() {
+                // SAFETY: `i + 32 <= s.len()`: the 32 bytes are in `s`;
+                // AVX is enabled.
+                let v = unsafe { load256(s, i) };
+                let other = stops(v, low, high) | mask(v);
+                if other != 0 {
+                    return i + other.trailing_zeros() as usize;
+                }
+                i += W;
+            }
+        }
+        i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PLAIN_TEXT, TextRun, plain_text_windows, text_run, text_run_reference};
+    use proptest::prelude::*;
+
+    /// Text pieces that end a run, or not, one way or another.
+    const EVENTS: &[&[u8]] = &[
+        b"a",
+        b"\n",
+        b"\t",
+        b"\r",
+        b"<",
+        b"&",
+        b"]",
+        b"\x00",
+        b"\x1F",
+        b"\x7F",
+        b"\xC3\xA9",
+        b"\xD0\x96",
+        b"\xE2\x82\xAC",
+        b"\xEF\xBF\xBD",
+        b"\xEF\xBF\xBE",
+        b"\xEF\xBF\xBF",
+        b"\xED\x9F\xBF",
+        b"\xED\xA0\x80",
+        b"\xE0\x9F\xBF",
+        b"\xE0\xA0\x80",
+        b"\xF0\x9F\x98\x80",
+        b"\xF0\x8F\xBF\xBF",
+        b"\xF4\x8F\xBF\xBF",
+        b"\xF4\x90\x80\x80",
+        b"\xF5\x80\x80\x80",
+        b"\xC0\xAF",
+        b"\xC1\xBF",
+        b"\x80",
+        b"\xBF",
+        b"\xC3",
+        b"\xC3a",
+        b"\xE2\x82",
+        b"\xE2\x82a",
+        b"\xF0\x9F\x98",
+        b"\xC3\xA9\xA9",
+        b"\xFF",
+    ];
+
+    /// `text_run` against the reference on `s` from each of the first
+    /// few starts, to the end and to each limit in `ends`.
+    fn check(s: &[u8], ends: &[usize]) {
+        for start in 0..s.len().min(3) {
+            for &end in ends.iter().chain([&s.len()]) {
+                let end = end.clamp(start, s.len());
+                for utf8 in [true, false] {
+                    let got = text_run(s, start, end, utf8);
+                    let want = text_run_reference(s, start, end, utf8);
+                    assert_eq!(got, want, "{s:02X?} from {start} to {end}, utf8 {utf8}");
+                }
+            }
+        }
+    }
+
+    /// Each piece at every offset across two windows, between fillers
+    /// plain and multi-byte, with the room limit about it.
+    /// Says so when the AVX2 kernels cannot run here (the tests then
+    /// compare the reference with itself).
+    fn report_tier(test: &str) {
+        #[cfg(target_arch = "x86_64")]
+        let ran = crate::simd::avx2_popcnt_available();
+        #[cfg(not(target_arch = "x86_64"))]
+        let ran = false;
+        if !ran {
+            crate::simd::skipped_tier("avx2", test);
+        }
+    }
+
+    fn window_edges(events: &[&[u8]], seconds: &[&[u8]]) {
+        let fillers: [&[u8]; 3] = [b"a", b"\xC3\xA9", b"\xE2\x82\xAC"];
+        for fill in fillers {
+            for event in events {
+                for second in seconds {
+                    for at in 0..72 {
+                        let mut s = Vec::new();
+                        while s.len() < at {
+                            s.extend_from_slice(fill);
+                        }
+                        let pos = s.len();
+                        s.extend_from_slice(event);
+                        s.extend_from_slice(second);
+                        while s.len() < 120 {
+                            s.extend_from_slice(fill);
+                        }
+                        let ends: Vec<usize> = (pos.saturating_sub(2)..pos + 5)
+                            .chain([31, 32, 33, 64])
+                            .collect();
+                        check(&s, &ends);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn text_run_matches_the_reference_at_window_edges() {
+        report_tier("text_run_matches_the_reference_at_window_edges");
+        window_edges(EVENTS, &[b"", b"\n", b"\x80", b"\xC3\xA9"]);
+    }
+
+    /// `cargo test --release --lib -- --ignored`.
+    #[test]
+    #[ignore = "a few million kernel calls: run in release"]
+    fn text_run_matches_the_reference_at_window_edges_on_every_pair() {
+        window_edges(EVENTS, EVENTS);
+    }
+
+    /// Every character of up to three bytes, and four-byte ones with
+    /// each lead and second byte, inside a window.
+    #[test]
+    fn text_run_takes_the_characters_the_reference_takes() {
+        let mut s = vec![b'a'; 70];
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                for b2 in [
+                    0x00u8, 0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBD, 0xBE, 0xBF, 0xC0,
+                ] {
+                    for b3 in [0x41u8, 0x80, 0xBF] {
+                        s[10..14].copy_from_slice(&[b0, b1, b2, b3]);
+                        let got = text_run(&s, 0, s.len(), true);
+                        let want = text_run_reference(&s, 0, s.len(), true);
+                        assert_eq!(got, want, "{:02X?}", &s[10..14]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn plain_text_windows_stop_where_plain_text_does() {
+        report_tier("plain_text_windows_stop_where_plain_text_does");
+        for b in 0..=0xFFu8 {
+            for at in 0..100 {
+                let mut s = vec![b' '; 100];
+                s[at] = b;
+                let n = plain_text_windows(&s);
+                let want = s
+                    .iter()
+                    .position(|&c| !PLAIN_TEXT[usize::from(c)])
+                    .unwrap_or(s.len());
+                assert!(n <= want, "{b:02X} at {at}");
+                assert!(
+                    n == want
+                        || n == 0
+                        || (want - n < super::TEXT_WINDOW && n.is_multiple_of(super::TEXT_WINDOW)),
+                    "{b:02X} at {at}: {n}"
+                );
+            }
+        }
+    }
+
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            proptest::collection::vec(0x20u8..0x7F, 0..40),
+            "[a-z \n]{1,40}".prop_map(String::into_bytes),
+            "[àéèçœ€ЖЯ中文😀\u{FFFD}\u{10FFFF}]{1,8}".prop_map(String::into_bytes),
+            proptest::sample::select(EVENTS).prop_map(<[u8]>::to_vec),
+            proptest::collection::vec(any::<u8>(), 1..4),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn text_run_matches_the_reference(
+            pieces in proptest::collection::vec(piece(), 0..12),
+            start in 0usize..8,
+            room in 0usize..400,
+            utf8 in any::<bool>(),
+        ) {
+            let s = pieces.concat();
+            let start = start.min(s.len());
+            let end = (start + room).min(s.len());
+            prop_assert_eq!(text_run(&s, start, end, utf8), text_run_reference(&s, start, end, utf8));
+            let _ = TextRun::at(0);
+        }
+    }
+}
