@@ -9,7 +9,8 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use phpxml::decode::{
-    Status, TargetEncoding, next_utf8_char, xml_utf8_decode_into, xml_utf8_decode_reference_into,
+    Status, TargetEncoding, next_utf8_char, utf8_encode_to_slice, xml_utf8_decode_into,
+    xml_utf8_decode_reference_into,
 };
 
 #[path = "common/inputs.rs"]
@@ -102,6 +103,125 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The inputs of the corpus that ISO-8859-1 holds, as ISO-8859-1: what
+/// `utf8_encode()` converts back.
+fn latin1_corpus(size: usize) -> Vec<(&'static str, Vec<u8>)> {
+    inputs::corpus(size)
+        .into_iter()
+        .filter(|(_, input)| encoding_rs::mem::is_utf8_latin1(input))
+        .map(|(name, input)| {
+            let mut latin1 = vec![0u8; input.len()];
+            let n = encoding_rs::mem::convert_utf8_to_latin1_lossy(&input, &mut latin1);
+            latin1.truncate(n);
+            (name, latin1)
+        })
+        .collect()
+}
+
+/// `utf8_encode()` a byte at a time: the scalar reference.
+fn encode_per_byte(src: &[u8], dst: &mut [u8]) -> usize {
+    let mut o = 0;
+    for &b in src {
+        if b < 0x80 {
+            dst[o] = b;
+            o += 1;
+        } else {
+            dst[o] = 0xC0 | (b >> 6);
+            dst[o + 1] = 0x80 | (b & 0x3F);
+            o += 2;
+        }
+    }
+    o
+}
+
+/// A `utf8_encode()` variant: ISO-8859-1 `src` into `dst` (twice as long),
+/// returning the bytes written.
+type EncodeVariant = (&'static str, fn(&[u8], &mut [u8]) -> usize);
+
+fn encode_variants() -> Vec<EncodeVariant> {
+    #[cfg_attr(not(feature = "simdutf"), allow(unused_mut))]
+    let mut all: Vec<EncodeVariant> = vec![
+        ("per-byte", encode_per_byte),
+        ("bulk", utf8_encode_to_slice),
+        ("encoding_rs", encoding_rs::mem::convert_latin1_to_utf8),
+    ];
+    #[cfg(feature = "simdutf")]
+    all.push(("simdutf", simdutf_peer::latin1_to_utf8));
+    all
+}
+
+/// `utf8_encode()`: every variant on the ISO-8859-1 inputs, each checked
+/// against the per-byte reference first.
+fn bench_encode(c: &mut Criterion) {
+    for (size, label) in [(4096, "4KiB"), (1 << 20, "1MiB")] {
+        for (name, input) in latin1_corpus(size) {
+            let mut group = c.benchmark_group(format!("encode/{label}/{name}"));
+            group.throughput(Throughput::Bytes(input.len() as u64));
+            let mut expected = vec![0u8; 2 * input.len()];
+            let n = encode_per_byte(&input, &mut expected);
+            expected.truncate(n);
+            let mut out = vec![0u8; 2 * input.len()];
+            for (variant, run) in encode_variants() {
+                let n = run(&input, &mut out);
+                assert_eq!(out[..n], expected[..], "{variant} on {name}");
+                group.bench_with_input(BenchmarkId::from_parameter(variant), &input, |b, i| {
+                    b.iter(|| black_box(run(black_box(i), &mut out)));
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+/// `PHPXML_QUICK=encode`: the `utf8_encode()` variants take turns, the
+/// fastest of many rounds counts, and a markdown table is printed.
+#[allow(clippy::cast_precision_loss)] // timings and rates as floats
+fn quick_encode() {
+    const ROUNDS: usize = 300;
+    const ROUND_BYTES: usize = 256 << 10;
+    let variants = encode_variants();
+    let names: Vec<&str> = variants.iter().map(|v| v.0).collect();
+    println!(
+        "| input | bytes | {} GB/s | bulk ÷ encoding_rs speed |",
+        names.join(" GB/s | ")
+    );
+    println!("|---|---:|{}---:|", "---:|".repeat(names.len()));
+    for (size, label) in [(4096, "4KiB"), (1 << 20, "1MiB")] {
+        for (name, input) in latin1_corpus(size) {
+            let mut out = vec![0u8; 2 * input.len()];
+            let mut expected = vec![0u8; 2 * input.len()];
+            let n = encode_per_byte(&input, &mut expected);
+            expected.truncate(n);
+            for (variant, run) in &variants {
+                let n = run(&input, &mut out);
+                assert_eq!(out[..n], expected[..], "{variant} on {name}");
+            }
+            let calls = (ROUND_BYTES / input.len()).max(1);
+            let mut best = vec![f64::MAX; variants.len()];
+            for round in 0..ROUNDS {
+                for k in 0..variants.len() {
+                    let k = (k + round) % variants.len();
+                    let started = std::time::Instant::now();
+                    for _ in 0..calls {
+                        black_box((variants[k].1)(black_box(&input), &mut out));
+                    }
+                    best[k] = best[k].min(started.elapsed().as_secs_f64() / calls as f64);
+                }
+            }
+            let rates: Vec<String> = best
+                .iter()
+                .map(|t| format!("{:.2}", input.len() as f64 / t / 1e9))
+                .collect();
+            println!(
+                "| {name} ({label}) | {} | {} | {:.2}× |",
+                input.len(),
+                rates.join(" | "),
+                best[2] / best[1]
+            );
+        }
+    }
+}
+
 /// With `PHPXML_WRITE_INPUTS=DIR` set, writes the corpus at 64 MiB to DIR
 /// (for the whole-process comparison with PHP) instead of benchmarking.
 fn write_inputs(dir: &str) {
@@ -120,7 +240,7 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = bench
+    targets = bench, bench_encode
 }
 /// The variants of the table, by name, each converting one input into a
 /// reused buffer. `None` where the variant's contract does not hold.
@@ -239,6 +359,10 @@ fn quick() {
 fn main() {
     if let Ok(dir) = std::env::var("PHPXML_WRITE_INPUTS") {
         write_inputs(&dir);
+        return;
+    }
+    if std::env::var("PHPXML_QUICK").is_ok_and(|v| v == "encode") {
+        quick_encode();
         return;
     }
     if std::env::var_os("PHPXML_QUICK").is_some() {

@@ -13,3 +13,12 @@ pub fn utf8_to_latin1(src: &[u8], dst: &mut [u8]) -> Option<usize> {
         unsafe { simdutf::convert_utf8_to_latin1(src.as_ptr(), src.len(), dst.as_mut_ptr()) };
     (written != 0 || src.is_empty()).then_some(written)
 }
+
+/// simdutf's Latin-1 to UTF-8 conversion (`dst` at least twice `src`).
+pub fn latin1_to_utf8(src: &[u8], dst: &mut [u8]) -> usize {
+    assert!(dst.len() / 2 >= src.len());
+    // SAFETY: `src` is valid for `src.len()` reads and `dst` for twice as
+    // many writes (asserted above), the most simdutf writes; it keeps
+    // neither pointer.
+    unsafe { simdutf::convert_latin1_to_utf8(src.as_ptr(), src.len(), dst.as_mut_ptr()) }
+}

@@ -2,7 +2,7 @@
 //! `utf8_encode()`.
 
 use super::inline::next_utf8_char;
-use super::kernels::{STEP, copy_ascii_run, utf8_run};
+use super::kernels::{STEP, copy_ascii_run, latin1_run, utf8_run};
 use super::reference::next_utf8_char_reference;
 use super::{NextChar, Status, TargetEncoding};
 
@@ -224,8 +224,32 @@ fn decode_until_max<const MAX: u32>(src: &[u8], limit: usize, dst: &mut [u8]) ->
 pub fn utf8_encode_into(src: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + 2 * src.len(), 0);
-    let dst = &mut out[start..];
-    let (mut i, mut o) = (0, 0);
+    let written = utf8_encode_to_slice(src, &mut out[start..]);
+    out.truncate(start + written);
+}
+
+/// PHP's `utf8_encode()` into a buffer the caller keeps (no zeroing, no
+/// growth): writes the UTF-8 of the ISO-8859-1 bytes `src` at the start of
+/// `dst` and returns its length. Bytes of `dst` past that may be
+/// overwritten.
+///
+/// ```
+/// let mut buf = [0u8; 8];
+/// let n = phpxml::decode::utf8_encode_to_slice(b"caf\xE9", &mut buf);
+/// assert_eq!(&buf[..n], "café".as_bytes());
+/// ```
+///
+/// # Panics
+///
+/// If `dst` is shorter than twice `src` (the longest the UTF-8 can be).
+pub fn utf8_encode_to_slice(src: &[u8], dst: &mut [u8]) -> usize {
+    assert!(
+        dst.len() / 2 >= src.len(),
+        "utf8_encode_to_slice needs twice the input's length"
+    );
+    // The vector kernels take all but the last step; the scalar loop, the
+    // rest (and everything where no kernel runs).
+    let (mut i, mut o) = latin1_run(src, dst);
     while i < src.len() {
         let run = copy_ascii_run(&src[i..], &mut dst[o..]);
         i += run;
@@ -245,7 +269,7 @@ pub fn utf8_encode_into(src: &[u8], out: &mut Vec<u8>) {
             }
         }
     }
-    out.truncate(start + o);
+    o
 }
 
 /// PHP's `utf8_encode()`: ISO-8859-1 bytes to UTF-8.

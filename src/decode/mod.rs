@@ -27,8 +27,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use bulk::{
-    utf8_decode, utf8_decode_into, utf8_encode, utf8_encode_into, xml_utf8_decode,
-    xml_utf8_decode_into, xml_utf8_decode_reference_into,
+    utf8_decode, utf8_decode_into, utf8_encode, utf8_encode_into, utf8_encode_to_slice,
+    xml_utf8_decode, xml_utf8_decode_into, xml_utf8_decode_reference_into,
 };
 pub use inline::next_utf8_char;
 pub use reference::next_utf8_char_reference;

@@ -68,6 +68,18 @@ pub(crate) unsafe fn load256(s: &[u8], at: usize) -> __m256i {
     unsafe { _mm256_loadu_si256(s.as_ptr().wrapping_add(at).cast()) }
 }
 
+/// Stores `v` at `d[at..at + 32]`.
+///
+/// # Safety
+///
+/// `at + 32 <= d.len()`; the CPU must support AVX.
+#[inline(always)]
+pub(crate) unsafe fn store256(d: &mut [u8], at: usize, v: __m256i) {
+    debug_assert!(fits(d.len(), at, 32));
+    // SAFETY: the 32 bytes are in `d`, and AVX is there (the caller's).
+    unsafe { _mm256_storeu_si256(d.as_mut_ptr().wrapping_add(at).cast(), v) }
+}
+
 /// The 64 bytes of `s` from `at`.
 ///
 /// # Safety

@@ -3,7 +3,7 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 
-use phpxml::decode::{StreamDecoder, TargetEncoding, utf8_encode_into};
+use phpxml::decode::{StreamDecoder, TargetEncoding, utf8_encode_to_slice};
 
 use crate::Failure;
 
@@ -91,11 +91,11 @@ pub fn encode(args: &[String]) -> Result<(), Failure> {
     for arg in args {
         set_file(&mut file, arg)?;
     }
-    let mut out = Vec::with_capacity(2 * BLOCK);
+    // One output buffer for every block, never cleared.
+    let mut out = vec![0u8; 2 * BLOCK];
     pump(open(file)?, |block, _, output| {
-        out.clear();
-        utf8_encode_into(block, &mut out);
-        output.write_all(&out)
+        let n = utf8_encode_to_slice(block, &mut out);
+        output.write_all(&out[..n])
     })
 }
 

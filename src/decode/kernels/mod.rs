@@ -94,6 +94,41 @@ pub(super) fn utf8_run<const MAX: u32>(src: &[u8], dst: &mut [u8]) -> (usize, us
     (n, n)
 }
 
+/// Converts ISO-8859-1 bytes at the start of `src` to UTF-8 in `dst` (PHP's
+/// `utf8_encode()`: each byte is one character), as far as a vector
+/// kernel takes it: 32 bytes a step with AVX-512, 16 with SSSE3, each
+/// detected at run time; nothing elsewhere. Returns the bytes read and the
+/// bytes written; the caller converts the rest (under a step).
+///
+/// Up to 64 bytes past the written ones may be overwritten in `dst`;
+/// callers overwrite them.
+///
+/// # Panics
+///
+/// If `dst` is shorter than twice `src`.
+#[inline]
+pub(super) fn latin1_run(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    assert!(dst.len() / 2 >= src.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if crate::simd::avx512_available() {
+            // SAFETY: `avx512_available` checked every feature the kernel
+            // needs; it checks its own bounds.
+            return unsafe { x86::latin1_run_avx512(src, dst) };
+        }
+        if std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: SSSE3 and POPCNT are available (checked just above);
+            // the kernel checks its own bounds.
+            return unsafe { x86::latin1_run_ssse3(src, dst) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = dst;
+    (0, 0)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

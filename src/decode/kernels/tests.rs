@@ -247,3 +247,96 @@ fn utf8_run_matches_the_reference() {
         check_utf8_run::<0x7F>(&src);
     }
 }
+
+/// The scalar reference of `utf8_encode()`: every byte is one character.
+fn latin1_reference(src: &[u8]) -> Vec<u8> {
+    src.iter()
+        .flat_map(|&b| char::from(b).to_string().into_bytes())
+        .collect()
+}
+
+/// The kernels of `latin1_run` this CPU can run, each with the step under
+/// which it may leave bytes to the caller.
+fn latin1_kernels() -> Vec<(&'static str, Kernel, usize)> {
+    // Without a vector kernel, `latin1_run` leaves everything to the caller.
+    let whole = if cfg!(target_arch = "x86_64") {
+        32
+    } else {
+        usize::MAX
+    };
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    let mut all: Vec<(&'static str, Kernel, usize)> = vec![("latin1_run", latin1_run, whole)];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if ssse3() && std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: SSSE3 and POPCNT are available (checked just above).
+            all.push((
+                "ssse3",
+                |src, dst| unsafe { x86::latin1_run_ssse3(src, dst) },
+                16,
+            ));
+        } else {
+            crate::simd::skipped_tier("ssse3", "latin1_run's kernels");
+        }
+        if crate::simd::avx512_available() {
+            // SAFETY: every feature is available (checked just above).
+            all.push((
+                "avx512",
+                |src, dst| unsafe { x86::latin1_run_avx512(src, dst) },
+                32,
+            ));
+        } else {
+            crate::simd::skipped_tier("avx512", "latin1_run's kernels");
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        crate::simd::skipped_tier("ssse3", "latin1_run's kernels");
+        crate::simd::skipped_tier("avx512", "latin1_run's kernels");
+    }
+    all
+}
+
+/// Every kernel converts a prefix exactly as the reference does, leaves
+/// less than a step, and writes nothing wrong before what it reports.
+fn check_latin1(src: &[u8]) {
+    let expected = latin1_reference(src);
+    for (name, kernel, step) in latin1_kernels() {
+        let mut dst = vec![0xEEu8; 2 * src.len()];
+        let (read, written) = kernel(src, &mut dst);
+        assert!(
+            read <= src.len() && src.len() - read < step,
+            "{name}: read {read} of {}",
+            src.len()
+        );
+        assert_eq!(
+            dst[..written],
+            latin1_reference(&src[..read]),
+            "{name} on {src:02X?}"
+        );
+        assert_eq!(expected[..written], dst[..written], "{name}");
+    }
+    assert_eq!(crate::decode::utf8_encode(src), expected);
+}
+
+#[test]
+fn latin1_kernels_match_the_reference_at_window_edges() {
+    // Every length around the steps, with one non-ASCII byte at every
+    // place, and blocks of ASCII, of high bytes and of a mix.
+    for len in 0..100 {
+        for at in (0..len).chain([usize::MAX]) {
+            for high in [0x80u8, 0xA0, 0xE9, 0xFF] {
+                let mut src: Vec<u8> = (0..len).map(|i| b' ' + (i % 90) as u8).collect();
+                if at < len {
+                    src[at] = high;
+                }
+                check_latin1(&src);
+            }
+        }
+        let every: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+        check_latin1(&every);
+        check_latin1(&vec![0xC3; len]);
+    }
+    let all: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    check_latin1(&all);
+}

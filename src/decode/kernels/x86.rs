@@ -4,7 +4,9 @@
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
-use crate::simd::memory::{load64, load128, load512, store64, store128, store512};
+use crate::simd::memory::{
+    load64, load128, load256, load512, store64, store128, store256, store512,
+};
 use crate::simd::utf8_check::{UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH};
 
 use super::STEP;
@@ -364,4 +366,128 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
         i += W;
     }
     (done(base, ends), o)
+}
+
+/// For every 8-bit mask of the lanes that hold a non-ASCII byte, the
+/// shuffle that packs eight 16-bit words to the front: each word's low
+/// byte always, its high byte only where the mask is set (0x80 zeroes the
+/// rest).
+static EXPAND: [[u8; 16]; 256] = expand_table();
+
+const fn expand_table() -> [[u8; 16]; 256] {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut kept = 0;
+        let mut j = 0;
+        while j < 8 {
+            table[mask][kept] = 2 * j as u8;
+            kept += 1;
+            if mask & (1 << j) != 0 {
+                table[mask][kept] = 2 * j as u8 + 1;
+                kept += 1;
+            }
+            j += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+/// The SSSE3 kernel of [`super::latin1_run`]: 16 bytes a step, each half
+/// widened to 16-bit words that hold a byte's UTF-8 form (one byte, or the
+/// lead in the low half and the continuation in the high one), packed with
+/// a shuffle chosen by the half's non-ASCII mask.
+///
+/// # Safety
+///
+/// The CPU must support SSSE3 and POPCNT.
+#[target_feature(enable = "ssse3,popcnt")]
+pub(super) unsafe fn latin1_run_ssse3(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let (mut i, mut o) = (0usize, 0usize);
+    let (lead_bits, low6, cont_bits) = (
+        _mm_set1_epi16(0xC0),
+        _mm_set1_epi16(0x3F),
+        _mm_set1_epi16(0x80),
+    );
+    let zero = _mm_setzero_si128();
+    // A step writes at most 32 bytes.
+    while src.len() - i >= 16 && dst.len() - o >= 32 {
+        // SAFETY: `i + 16 <= src.len()`.
+        let v = unsafe { load128(src, i) };
+        let mask = mask_of(v);
+        if mask == 0 {
+            // SAFETY: `o + 32 <= dst.len()`.
+            unsafe { store128(dst, o, v) };
+            i += 16;
+            o += 16;
+            continue;
+        }
+        for (words, lanes) in [
+            (_mm_unpacklo_epi8(v, zero), mask & 0xFF),
+            (_mm_unpackhi_epi8(v, zero), mask >> 8),
+        ] {
+            let lead = _mm_or_si128(_mm_srli_epi16(words, 6), lead_bits);
+            let cont = _mm_slli_epi16(_mm_or_si128(_mm_and_si128(words, low6), cont_bits), 8);
+            // 0xFFFF in the words of a non-ASCII byte.
+            let high = _mm_srai_epi16(_mm_slli_epi16(words, 8), 15);
+            let utf8 = _mm_or_si128(
+                _mm_and_si128(high, _mm_or_si128(lead, cont)),
+                _mm_andnot_si128(high, words),
+            );
+            // SAFETY: the table's rows are 16 bytes long.
+            let shuffle = unsafe { load128(&EXPAND[lanes as usize], 0) };
+            let packed = _mm_shuffle_epi8(utf8, shuffle);
+            // SAFETY: the first half writes at `o`, the second at most 16
+            // bytes further, and `o + 32 <= dst.len()`.
+            unsafe { store128(dst, o, packed) };
+            o += 8 + lanes.count_ones() as usize;
+        }
+        i += 16;
+    }
+    (i, o)
+}
+
+/// The AVX-512 kernel of [`super::latin1_run`]: 32 bytes a step, widened
+/// to 16-bit words as in the SSSE3 kernel, packed with `vpcompressb`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F, BW and VBMI2
+/// (see [`crate::simd::avx512_available`]).
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn latin1_run_avx512(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let (mut i, mut o) = (0usize, 0usize);
+    let (lead_bits, low6, cont_bits) = (
+        _mm512_set1_epi16(0xC0),
+        _mm512_set1_epi16(0x3F),
+        _mm512_set1_epi16(0x80),
+    );
+    // A step writes 64 bytes (of which at most 64 are kept).
+    while src.len() - i >= 32 && dst.len() - o >= 64 {
+        // SAFETY: `i + 32 <= src.len()`; AVX is enabled.
+        let v = unsafe { load256(src, i) };
+        // The mask has 32 significant bits: the cast only drops sign.
+        #[allow(clippy::cast_sign_loss)]
+        let mask = _mm256_movemask_epi8(v) as u32;
+        if mask == 0 {
+            // SAFETY: `o + 64 <= dst.len()`; AVX is enabled.
+            unsafe { store256(dst, o, v) };
+            i += 32;
+            o += 32;
+            continue;
+        }
+        let words = _mm512_cvtepu8_epi16(v);
+        let lead = _mm512_or_si512(_mm512_srli_epi16(words, 6), lead_bits);
+        let cont = _mm512_slli_epi16(_mm512_or_si512(_mm512_and_si512(words, low6), cont_bits), 8);
+        let utf8 = _mm512_mask_mov_epi16(words, mask, _mm512_or_si512(lead, cont));
+        // Every word's low byte, and the high byte of the non-ASCII ones.
+        let keep = 0x5555_5555_5555_5555 | _pdep_u64(u64::from(mask), 0xAAAA_AAAA_AAAA_AAAA);
+        let packed = _mm512_maskz_compress_epi8(keep, utf8);
+        // SAFETY: `o + 64 <= dst.len()`; AVX-512 F is enabled.
+        unsafe { store512(dst, o, packed) };
+        i += 32;
+        o += 32 + mask.count_ones() as usize;
+    }
+    (i, o)
 }
