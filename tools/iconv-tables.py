@@ -144,6 +144,7 @@ def render(tables):
         "/// A charset: its name and what each byte 00..FF decodes to",
         "/// (`NONE`: iconv rejects the byte with `EILSEQ`).",
         "pub(crate) struct SingleByte {",
+        "    #[cfg_attr(not(test), allow(dead_code))] // the tests name charsets",
         "    pub(crate) name: &'static str,",
         "    pub(crate) table: [u16; 256],",
         "}",
@@ -169,7 +170,11 @@ def render(tables):
     for label, i in pairs:
         lines.append(f"    (\"{label}\", {i}),")
     lines.append("];")
-    return "\n".join(lines) + "\n", charsets
+    text = "\n".join(lines) + "\n"
+    # as `cargo fmt` leaves it
+    text = subprocess.run(["rustfmt", "--edition", "2024"], input=text, capture_output=True,
+                          text=True, check=True).stdout
+    return text, charsets
 
 
 def main():
