@@ -6,7 +6,7 @@ use quick_xml::parser::{ElementParser, Parser as _};
 
 use super::chars::{is_blank, is_char};
 use super::encoding::Mode;
-use super::{Core, Level, Progressive, State, err};
+use super::{Core, Progressive, State, err};
 use crate::sax::Sax;
 
 /// `XML_PARSER_BIG_BUFFER_SIZE`.
@@ -735,7 +735,9 @@ impl Core {
             let raw = self.input.buf.split_off(self.input.cur + skip);
             self.input.buf.clear();
             self.input.cur = 0;
-            self.input.enc.mode = if le { Mode::Utf16Le } else { Mode::Utf16Be };
+            self.input
+                .enc
+                .set_mode(if le { Mode::Utf16Le } else { Mode::Utf16Be });
             self.lookahead.last_lt = None;
             self.lookahead.gt_after_lt = None;
             self.lookahead.gt_before_lt = None;
@@ -746,22 +748,23 @@ impl Core {
 
     /// Switch the source encoding after `encoding="..."` (libxml2
     /// `xmlSwitchToEncoding`): bytes after the cursor are reconverted and
-    /// the buffer restarts at the cursor.
-    pub(super) fn switch_encoding(&mut self, mode: Mode) {
+    /// the buffer restarts at the cursor. False when the first of them
+    /// cannot be converted (`xmlCharEncFirstLineInput` gave no output and an
+    /// error: `xmlSwitchInputEncodingInt` fails).
+    pub(super) fn switch_encoding(&mut self, mode: Mode) -> bool {
         if self.input.enc.mode != Mode::Utf8 {
-            return;
+            return true;
         }
         let raw = self.input.buf.split_off(self.input.cur);
         self.input.buf.clear();
         self.input.cur = 0;
         self.check_index = 0;
-        self.input.enc.mode = mode;
+        self.input.enc.set_mode(mode);
         self.lookahead.last_lt = None;
         self.lookahead.gt_after_lt = None;
         self.lookahead.gt_before_lt = None;
         self.lookahead.last_gt_any = None;
-        self.push_input(&raw, false);
-        let _ = Level::None;
+        self.push_input(&raw, false) || !self.input.buf.is_empty()
     }
 }
 

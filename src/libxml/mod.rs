@@ -16,6 +16,7 @@
 //! the character classes; [`keyset`] duplicate attribute names.
 
 mod chars;
+mod charsets;
 mod content;
 mod encoding;
 mod input;

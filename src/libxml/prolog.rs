@@ -190,7 +190,11 @@ impl Core {
                 self.fatal(err::UNSUPPORTED_ENCODING);
                 return None;
             };
-            self.switch_encoding(mode);
+            if !self.switch_encoding(mode) {
+                // xmlParseEncodingDecl: the switch failed
+                self.fatal(err::UNSUPPORTED_ENCODING);
+                return None;
+            }
         }
         name
     }

@@ -1,0 +1,100 @@
+//! Legacy charsets a document may declare, as glibc's iconv decodes them
+//! (libxml2's `xmlFindCharEncodingHandler` hands iconv every label it does
+//! not decode itself).
+
+mod single_byte;
+
+use single_byte::{CHARSETS, LABELS, NONE};
+
+/// A stateless single-byte charset, by its index in the generated tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SingleByte(u16);
+
+impl SingleByte {
+    /// The charset iconv opens for `label` (`iconv_open` matches labels
+    /// case-insensitively).
+    pub(crate) fn for_label(label: &[u8]) -> Option<Self> {
+        let upper: Vec<u8> = label.iter().map(u8::to_ascii_uppercase).collect();
+        LABELS
+            .binary_search_by(|(l, _)| l.as_bytes().cmp(&upper))
+            .ok()
+            .map(|i| SingleByte(LABELS[i].1))
+    }
+
+    /// The charset's name as the tables show it.
+    #[cfg(test)]
+    pub(crate) fn name(self) -> &'static str {
+        CHARSETS[usize::from(self.0)].name
+    }
+
+    /// Every byte's UTF-8 form, built once per switch (256 entries): the
+    /// conversion is then one lookup and one copy per byte.
+    pub(crate) fn utf8_table(self) -> Box<Utf8Table> {
+        let mut seq = [[0u8; 4]; 256];
+        for (entry, &c) in seq.iter_mut().zip(&CHARSETS[usize::from(self.0)].table) {
+            if c != NONE {
+                let ch = char::from_u32(u32::from(c)).unwrap_or(char::REPLACEMENT_CHARACTER);
+                let n = ch.encode_utf8(&mut entry[..3]).len();
+                entry[3] = n as u8;
+            }
+        }
+        Box::new(Utf8Table { seq })
+    }
+}
+
+/// A byte's UTF-8 bytes in `[..3]` and their count in `[3]`; count 0 is a
+/// byte iconv rejects (`EILSEQ`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Utf8Table {
+    seq: [[u8; 4]; 256],
+}
+
+impl Utf8Table {
+    /// Appends the UTF-8 of `raw` to `out`: the number of bytes converted,
+    /// less than `raw.len()` at the first byte the charset rejects
+    /// (`xmlIconvWrapper`'s -2 after a partial conversion).
+    pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
+        out.reserve(raw.len());
+        for (k, &b) in raw.iter().enumerate() {
+            let e = &self.seq[usize::from(b)];
+            match e[3] {
+                0 => return k,
+                1 => out.push(e[0]),
+                n => out.extend_from_slice(&e[..usize::from(n)]),
+            }
+        }
+        raw.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_sorted_upper_case_and_resolve_to_a_charset() {
+        assert!(LABELS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(
+            LABELS
+                .iter()
+                .all(|(l, _)| l.bytes().all(|b| !b.is_ascii_lowercase()))
+        );
+        assert_eq!(
+            SingleByte::for_label(b"windows-1251").map(SingleByte::name),
+            Some("WINDOWS-1251")
+        );
+        assert_eq!(
+            SingleByte::for_label(b"Koi8-u").map(SingleByte::name),
+            Some("KOI8-U")
+        );
+        assert_eq!(SingleByte::for_label(b"x-mac-cyrillic-nope"), None);
+    }
+
+    #[test]
+    fn converts_up_to_a_rejected_byte() {
+        let t = SingleByte::for_label(b"windows-1251").unwrap().utf8_table();
+        let mut out = Vec::new();
+        assert_eq!(t.convert(b"a\xC0\xFF\x98z", &mut out), 3);
+        assert_eq!(out, "aАя".as_bytes());
+    }
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Asks glibc's iconv on this machine (what libxml2 2.9.14 calls for every
+label it does not decode itself) how each charset decodes every byte 00..FF,
+and writes src/libxml/charsets/single_byte.rs: one 256-entry table per
+stateless single-byte charset and every label iconv resolves to it.
+
+    tools/iconv-tables.py            # regenerate
+    tools/iconv-tables.py --check    # fail if the committed file differs
+    tools/iconv-tables.py --list     # charsets and labels, one per line
+
+A label counts as libxml2 counts it: iconv_open() must succeed both ways
+(xmlFindCharEncodingHandler opens a decoder and an encoder). A charset is
+taken when every byte alone decodes to one character or is rejected
+(EILSEQ), nothing is held back for a following byte (glibc's CP1255, CP1258
+and TCVN compose and hold a base letter), and nothing waits for more input.
+"""
+import ctypes
+import ctypes.util
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "src", "libxml", "charsets", "single_byte.rs")
+
+libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+libc.iconv_open.restype = ctypes.c_void_p
+libc.iconv_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+libc.iconv.restype = ctypes.c_size_t
+libc.iconv.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p),
+                       ctypes.POINTER(ctypes.c_size_t),
+                       ctypes.POINTER(ctypes.c_char_p),
+                       ctypes.POINTER(ctypes.c_size_t)]
+libc.iconv_close.argtypes = [ctypes.c_void_p]
+FAIL = ctypes.c_void_p(-1).value
+EILSEQ, EINVAL = 84, 22
+
+
+def opens(name):
+    """Both directions, as xmlFindCharEncodingHandler requires."""
+    a = libc.iconv_open(b"UTF-8", name.encode())
+    if a in (None, FAIL):
+        return None
+    b = libc.iconv_open(name.encode(), b"UTF-8")
+    if b in (None, FAIL):
+        libc.iconv_close(a)
+        return None
+    libc.iconv_close(b)
+    return a
+
+
+def convert(cd, data):
+    """One iconv() call without a flush, from the initial state, as
+    xmlIconvWrapper makes it: (utf-8 output, bytes consumed, errno or 0)."""
+    libc.iconv(cd, None, None, None, None)
+    inbuf = ctypes.create_string_buffer(bytes(data), len(data))
+    outbuf = ctypes.create_string_buffer(64 + 8 * len(data))
+    pin = ctypes.c_char_p(ctypes.addressof(inbuf))
+    pout = ctypes.c_char_p(ctypes.addressof(outbuf))
+    nin = ctypes.c_size_t(len(data))
+    nout = ctypes.c_size_t(len(outbuf))
+    ctypes.set_errno(0)
+    r = libc.iconv(cd, ctypes.byref(pin), ctypes.byref(nin), ctypes.byref(pout), ctypes.byref(nout))
+    err = ctypes.get_errno() if r == ctypes.c_size_t(-1).value else 0
+    produced = outbuf.raw[: len(outbuf) - nout.value]
+    return produced, len(data) - nin.value, err
+
+
+def single_byte_table(cd):
+    """The charset's 256 code points (None: rejected), or None when it is not
+    a stateless single-byte charset."""
+    table = []
+    for b in range(256):
+        out, used, err = convert(cd, [b])
+        if err == EILSEQ and used == 0 and not out:
+            table.append(None)
+            continue
+        if err or used != 1:
+            return None
+        s = out.decode("utf-8", "surrogatepass")
+        if len(s) != 1:
+            return None
+        table.append(ord(s))
+    valid = [b for b in range(256) if table[b] is not None]
+    out, used, err = convert(cd, valid)
+    if err or used != len(valid) or out.decode("utf-8", "surrogatepass") != "".join(chr(table[b]) for b in valid):
+        return None
+    return table
+
+
+def labels():
+    text = subprocess.run(["iconv", "-l"], capture_output=True, text=True, check=True).stdout
+    names = []
+    for item in text.replace(",", "\n").split():
+        item = item.strip().rstrip("/")
+        if item:
+            names.append(item)
+    return names
+
+
+def is_xml_name(label):
+    """What xmlParseEncName accepts: [A-Za-z] ([A-Za-z0-9._] | '-')*."""
+    return label[:1].isascii() and label[:1].isalpha() and all(
+        c.isascii() and (c.isalnum() or c in "._-") for c in label)
+
+
+def collect():
+    tables = {}  # tuple(table) -> [labels]
+    for label in labels():
+        if not is_xml_name(label):
+            continue
+        cd = opens(label)
+        if cd is None:
+            continue
+        table = single_byte_table(cd)
+        libc.iconv_close(cd)
+        if table is not None:
+            tables.setdefault(tuple(table), []).append(label.upper())
+    return tables
+
+
+# Names shown for a charset, in this order of preference among its labels.
+PREFERRED = ["ISO-8859-1", "ANSI_X3.4-1968", "WINDOWS-1250", "WINDOWS-1251", "WINDOWS-1252",
+             "WINDOWS-1253", "WINDOWS-1254", "WINDOWS-1256", "WINDOWS-1257", "KOI8-R", "KOI8-U",
+             "IBM866", "MACCYRILLIC", "MACINTOSH", "TIS-620", "CP874", "IBM850", "IBM037",
+             "IBM500", "IBM1047"]
+
+
+def display_name(names):
+    for p in PREFERRED:
+        if p in names:
+            return p
+    iso = sorted(n for n in names if n.startswith("ISO-8859-"))
+    return iso[0] if iso else sorted(names)[0]
+
+
+def render(tables):
+    charsets = sorted(((display_name(n), t, sorted(set(n))) for t, n in tables.items()))
+    lines = [
+        "//! Single-byte charsets as glibc's iconv decodes them (what libxml2",
+        "//! 2.9.14 hands every label it does not know to): generated by",
+        "//! `tools/iconv-tables.py` from the machine's iconv, do not edit.",
+        "",
+        "/// A charset: its name and what each byte 00..FF decodes to",
+        "/// (`NONE`: iconv rejects the byte with `EILSEQ`).",
+        "pub(crate) struct SingleByte {",
+        "    #[cfg_attr(not(test), allow(dead_code))] // the tests name charsets",
+        "    pub(crate) name: &'static str,",
+        "    pub(crate) table: [u16; 256],",
+        "}",
+        "",
+        "/// A byte iconv rejects.",
+        "pub(crate) const NONE: u16 = 0xFFFF;",
+        "",
+        f"pub(crate) static CHARSETS: [SingleByte; {len(charsets)}] = [",
+    ]
+    for name, table, _ in charsets:
+        assert all(c is None or c < 0xFFFF for c in table), name
+        lines.append(f"    SingleByte {{ name: \"{name}\", table: [")
+        cells = ["NONE" if c is None else f"0x{c:04X}" for c in table]
+        for i in range(0, 256, 8):
+            lines.append("        " + ", ".join(cells[i:i + 8]) + ",")
+        lines.append("    ] },")
+    lines.append("];")
+    lines.append("")
+    pairs = sorted((label, i) for i, (_, _, names) in enumerate(charsets) for label in names)
+    lines.append("/// Every label iconv resolves to a charset above, upper-cased and sorted")
+    lines.append("/// (iconv matches labels case-insensitively), with the charset's index.")
+    lines.append(f"pub(crate) static LABELS: [(&str, u16); {len(pairs)}] = [")
+    for label, i in pairs:
+        lines.append(f"    (\"{label}\", {i}),")
+    lines.append("];")
+    text = "\n".join(lines) + "\n"
+    # as `cargo fmt` leaves it
+    text = subprocess.run(["rustfmt", "--edition", "2024"], input=text, capture_output=True,
+                          text=True, check=True).stdout
+    return text, charsets
+
+
+def main():
+    tables = collect()
+    text, charsets = render(tables)
+    if "--list" in sys.argv:
+        for name, _, names in charsets:
+            print(name + "\t" + " ".join(names))
+        return
+    if "--check" in sys.argv:
+        with open(OUT) as f:
+            if f.read() != text:
+                sys.exit(f"{OUT} differs from what iconv says on this machine")
+        return
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w") as f:
+        f.write(text)
+    print(f"{len(charsets)} charsets, {sum(len(n) for _, _, n in charsets)} labels -> {OUT}")
+
+
+if __name__ == "__main__":
+    main()
