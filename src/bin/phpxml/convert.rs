@@ -76,6 +76,9 @@ pub fn decode(args: &[String]) -> Result<(), Failure> {
         }
     }
     let target = target.ok_or_else(|| Failure::Usage("decode needs --to ENC".to_owned()))?;
+    if target == TargetEncoding::Utf8 {
+        return pass_through(file);
+    }
     let mut stream = StreamDecoder::new(target);
     // One output buffer for every block, never cleared.
     let mut out = vec![0u8; StreamDecoder::max_output(BLOCK)];
@@ -83,6 +86,24 @@ pub fn decode(args: &[String]) -> Result<(), Failure> {
         let n = stream.decode_to_slice(block, last, &mut out);
         output.write_all(&out[..n])
     })
+}
+
+/// `decode --to UTF-8`: the bytes as they are, copied by the kernel where
+/// it can (`io::copy` between a file and standard output uses
+/// `copy_file_range`, `sendfile` or `splice`).
+fn pass_through(file: Option<&str>) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let copied = match file {
+        None | Some("-") => io::copy(&mut io::stdin().lock(), &mut out),
+        Some(path) => {
+            let mut input =
+                File::open(path).map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?;
+            io::copy(&mut input, &mut out)
+        }
+    };
+    copied
+        .and_then(|_| out.flush())
+        .map_err(|e| Failure::Io(format!("cannot copy the input to the output: {e}")))
 }
 
 /// `encode [FILE]`.
