@@ -244,17 +244,7 @@ fn run_fixture(xml: &[u8], args: &str, expected: &str) -> Option<(String, String
         skip,
     };
     let installed = if mode == "trace" {
-        HandlerSet {
-            element: true,
-            character_data: true,
-            processing_instruction: true,
-            default: true,
-            unparsed_entity_decl: true,
-            notation_decl: true,
-            external_entity_ref: true,
-            start_namespace_decl: true,
-            end_namespace_decl: true,
-        }
+        HandlerSet::ALL
     } else {
         HandlerSet {
             element: true,
@@ -507,17 +497,7 @@ fn never_panics() {
                     target: TargetEncoding::Utf8,
                     skip: 0,
                 };
-                let all = HandlerSet {
-                    element: true,
-                    character_data: true,
-                    processing_instruction: true,
-                    default: true,
-                    unparsed_entity_decl: true,
-                    notation_decl: true,
-                    external_entity_ref: true,
-                    start_namespace_decl: true,
-                    end_namespace_decl: true,
-                };
+                let all = HandlerSet::ALL;
                 for piece in doc.chunks(chunk) {
                     if !core.parse(&mut t, all, piece, false) {
                         break;
