@@ -16,7 +16,7 @@
 use std::io::{self, Write};
 
 use crate::decode::{Status, next_utf8_char};
-use crate::json::sink::{Sink, Spill, SPILL_AT};
+use crate::json::sink::{SPILL_AT, Sink, Spill};
 use crate::json::{JsonError, JsonFlags, StructJsonError, write_struct_lines, write_struct_to};
 pub use crate::php::int_cast;
 use crate::php::{Entry, EntryType, Handler, HandlerSet, Key, Parser, Struct, error_string};

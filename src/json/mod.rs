@@ -47,7 +47,7 @@ mod value;
 pub use error::JsonError;
 pub use escape::{escape_string, escape_string_reference};
 pub use flags::JsonFlags;
-pub(crate) use stream::{write_struct_lines, write_struct_to};
 pub use stream::{StructJsonError, write_struct};
+pub(crate) use stream::{write_struct_lines, write_struct_to};
 pub use structure::{index_to_value, struct_to_value, values_to_value};
 pub use value::{Array, DEFAULT_DEPTH, Key, Value};

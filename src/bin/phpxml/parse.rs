@@ -81,7 +81,8 @@ fn run(invocation: &Invocation, out: &mut dyn Write) -> Result<(), RunError> {
     match invocation.command {
         Command::Json => {
             let flags = invocation.json_flags;
-            let written = report::write_struct_json_output_before_exit(&mut parser, data, flags, out);
+            let written =
+                report::write_struct_json_output_before_exit(&mut parser, data, flags, out);
             std::mem::forget(parser);
             written.map_err(|e| match e {
                 StructJsonError::Io(e) => write_error(e),
