@@ -161,9 +161,6 @@ struct StructEncoder {
     /// Keys are never numeric-checked.
     key_flags: JsonFlags,
     partial: bool,
-    pretty: bool,
-    force_object: bool,
-    throw: bool,
     /// Whether a string can fail the whole encoding (malformed UTF-8 is
     /// neither dropped, replaced nor written as `null`).
     may_fail: bool,
@@ -176,13 +173,18 @@ impl StructEncoder {
             flags,
             key_flags: flags.difference(JsonFlags::NUMERIC_CHECK),
             partial,
-            pretty: flags.contains(JsonFlags::PRETTY_PRINT),
-            force_object: flags.contains(JsonFlags::FORCE_OBJECT),
-            throw: flags.bits() & THROW_ON_ERROR != 0,
             may_fail: !partial
                 && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
                 && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE),
         }
+    }
+
+    fn pretty(&self) -> bool {
+        self.flags.contains(JsonFlags::PRETTY_PRINT)
+    }
+
+    fn force_object(&self) -> bool {
+        self.flags.contains(JsonFlags::FORCE_OBJECT)
     }
 
     /// `$j = json_encode($a, $flags); echo $j === false ? 'false ' .
@@ -195,7 +197,7 @@ impl StructEncoder {
         encode: impl FnOnce(&mut S) -> io::Result<()>,
     ) -> Result<(), StructJsonError> {
         if fails {
-            if self.throw {
+            if self.flags.bits() & THROW_ON_ERROR != 0 {
                 return Err(StructJsonError::Json(JsonError::Utf8));
             }
             let code = JsonError::Utf8.code();
@@ -211,7 +213,7 @@ impl StructEncoder {
 
     /// A newline and four spaces a level, with `JSON_PRETTY_PRINT`.
     fn indent(&self, depth: usize, out: &mut Vec<u8>) {
-        if self.pretty {
+        if self.pretty() {
             out.push(b'\n');
             out.resize(out.len() + 4 * depth, b' ');
         }
@@ -227,7 +229,7 @@ impl StructEncoder {
 
     /// `:` after a key, and a space with `JSON_PRETTY_PRINT`.
     fn colon(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(if self.pretty { b": " } else { b":" });
+        out.extend_from_slice(if self.pretty() { b": " } else { b":" });
     }
 
     /// A key known to encode: `"name": `.
@@ -277,7 +279,7 @@ impl StructEncoder {
         values: impl Iterator<Item = EntryRef<'a>>,
         sink: &mut impl Sink,
     ) -> io::Result<()> {
-        let object = self.force_object;
+        let object = self.force_object();
         sink.buf().push(if object { b'{' } else { b'[' });
         let mut empty = true;
         for (i, entry) in values.enumerate() {
@@ -314,7 +316,7 @@ impl StructEncoder {
         if entry.attributes.is_some() {
             self.name(false, 2, "attributes", out);
             // an attribute named 0, 1, ... in order makes a list
-            let object = self.force_object
+            let object = self.force_object()
                 || !entry.attributes.iter().enumerate().all(
                     |(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)),
                 );
@@ -348,13 +350,13 @@ impl StructEncoder {
     /// `$index`: tag names (string keys, never made ints) to lists of
     /// positions; an object unless empty.
     fn index(&self, index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Result<()> {
-        let object = self.force_object || !index.is_empty();
+        let object = self.force_object() || !index.is_empty();
         sink.buf().push(if object { b'{' } else { b'[' });
         for (i, (tag, positions)) in index.iter().enumerate() {
             let out = sink.buf();
             self.element(i == 0, 1, out);
             self.string_key(tag, out);
-            let list_object = self.force_object;
+            let list_object = self.force_object();
             out.push(if list_object { b'{' } else { b'[' });
             for (j, &p) in positions.iter().enumerate() {
                 self.element(j == 0, 2, out);
