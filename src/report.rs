@@ -84,9 +84,7 @@ pub fn write_struct_output(
     quiet: bool,
     out: impl Write,
 ) -> io::Result<()> {
-    let mut spill = Spill::new(out);
-    struct_output_into(parser, data, quiet, &mut spill, Results::Free)?;
-    spill.finish().map(drop)
+    struct_output_to(parser, data, quiet, out, Results::Free)
 }
 
 /// [`write_struct_output`] for a process that exits right after printing
@@ -98,8 +96,18 @@ pub fn write_struct_output_before_exit(
     quiet: bool,
     out: impl Write,
 ) -> io::Result<()> {
+    struct_output_to(parser, data, quiet, out, Results::Leak)
+}
+
+fn struct_output_to(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    quiet: bool,
+    out: impl Write,
+    results: Results,
+) -> io::Result<()> {
     let mut spill = Spill::new(out);
-    struct_output_into(parser, data, quiet, &mut spill, Results::Leak)?;
+    struct_output_into(parser, data, quiet, &mut spill, results)?;
     spill.finish().map(drop)
 }
 
