@@ -96,7 +96,16 @@ fn entry() -> impl Strategy<Value = Entry> {
             tag,
             kind,
             level,
-            attributes,
+            // a PHP array holds each key once
+            attributes: attributes.map(|mut a| {
+                let mut seen = Vec::new();
+                a.retain(|(k, _)| {
+                    let new = !seen.contains(k);
+                    seen.push(k.clone());
+                    new
+                });
+                a
+            }),
             value,
         })
 }
@@ -107,7 +116,15 @@ fn result() -> impl Strategy<Value = Struct> {
         prop::collection::vec(entry(), 0..6),
         prop::collection::vec((string(), prop::collection::vec(any::<i64>(), 0..4)), 0..4),
     )
-        .prop_map(|(ok, values, index)| Struct { ok, values, index })
+        .prop_map(|(ok, values, mut index)| {
+            let mut seen = Vec::new();
+            index.retain(|(tag, _)| {
+                let new = !seen.contains(tag);
+                seen.push(tag.clone());
+                new
+            });
+            Struct { ok, values, index }
+        })
 }
 
 proptest! {
