@@ -12,7 +12,10 @@
 # the matching rows, e.g. 'trace.*chunk'. The inputs are the 32 MiB
 # benchmark documents (written by the parse bench to $PHPXML_INPUTS,
 # default /tmp/parse-inputs) and a 64 MiB ISO-8859-1 French text made from
-# the French feed. Needs hyperfine, php (php8.2-cli php8.2-xml) and python3;
+# the French feed. CLI_INPUTS (names of the benchmark documents, e.g.
+# 'feed-ascii feed-french feed-cyrillic') and CLI_TARGETS (target
+# encodings, e.g. 'UTF-8 ISO-8859-1') repeat the struct and trace rows for
+# each input and target, labelled with both. Needs hyperfine, php (php8.2-cli php8.2-xml) and python3;
 # PHP_REFERENCE=DIR points at the reference scripts (default
 # ../shared/php-reference).
 set -euo pipefail
@@ -69,11 +72,23 @@ PY
 
 echo "| command (32 MiB French feed unless said) | output identical | phpxml ms | PHP ms | speed (means) | speed (medians) | phpxml peak MB | PHP peak MB |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
-row "struct" "$bin struct $french" "$php $ref/struct.php $french"
-row "struct --quiet" "$bin struct --quiet $french" "$php $ref/struct.php --quiet $french"
-row "struct --format json" "$bin struct --format json $french" "$php $ref/json.php $french"
-row "trace" "$bin trace $french" "$php $ref/trace.php $french"
-row "trace --quiet" "$bin trace --quiet $french" "$php $ref/trace.php --quiet $french"
+parse_rows() { # FILE OPTIONS LABEL-SUFFIX
+    local file=$1 opts=$2 at=$3
+    row "struct$at" "$bin struct $opts$file" "$php $ref/struct.php $opts$file"
+    row "struct --quiet$at" "$bin struct --quiet $opts$file" "$php $ref/struct.php --quiet $opts$file"
+    row "struct --format json$at" "$bin struct --format json $opts$file" "$php $ref/json.php $opts$file"
+    row "trace$at" "$bin trace $opts$file" "$php $ref/trace.php $opts$file"
+    row "trace --quiet$at" "$bin trace --quiet $opts$file" "$php $ref/trace.php --quiet $opts$file"
+}
+if [ -z "${CLI_INPUTS:-}${CLI_TARGETS:-}" ]; then
+    parse_rows "$french" "" ""
+else
+    for name in ${CLI_INPUTS:-feed-french}; do
+        for target in ${CLI_TARGETS:-UTF-8}; do
+            parse_rows "$inputs/$name-32MiB.xml" "--target-encoding $target " " ($name, $target)"
+        done
+    done
+fi
 for n in 1 7 64 4096; do
     row "trace --chunk $n" "$bin trace --chunk $n $french" "$php $ref/trace.php --chunk $n $french"
     row "trace --quiet --chunk $n" "$bin trace --quiet --chunk $n $french" "$php $ref/trace.php --quiet --chunk $n $french"

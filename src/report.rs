@@ -16,7 +16,8 @@
 use std::io::{self, Write};
 
 use crate::decode::{Status, next_utf8_char};
-use crate::json::{JsonError, JsonFlags, Value, struct_to_value};
+use crate::json::sink::{SPILL_AT, Sink, Spill};
+use crate::json::{JsonError, JsonFlags, StructJsonError, write_struct_lines, write_struct_to};
 pub use crate::php::int_cast;
 use crate::php::{Entry, EntryType, Handler, HandlerSet, Key, Parser, Struct, error_string};
 use crate::php::{EntryRef, KeyRef, StructData};
@@ -54,13 +55,134 @@ fn struct_output_with(
     results: Results,
 ) -> Vec<u8> {
     let capacity = if quiet { 256 } else { data.len() * 4 + 256 };
-    let result = parser.parse_into_struct_data(data);
     let mut out = Vec::with_capacity(capacity);
-    write_struct_data(&result, parser, quiet, &mut out);
-    if results == Results::Leak {
-        std::mem::forget(result);
-    }
+    // a Vec takes every byte
+    let _ = struct_output_into(parser, data, quiet, &mut out, results);
     out
+}
+
+/// [`struct_output`] written to `out` as it is produced, in pieces of
+/// about 64 KiB: the memory of the output stays bounded whatever the
+/// document's size. `out` is not flushed.
+///
+/// ```
+/// use phpxml::{Parser, report::write_struct_output};
+///
+/// let mut parser = Parser::new(None).unwrap();
+/// let mut out = Vec::new();
+/// write_struct_output(&mut parser, b"<a/>".to_vec(), true, &mut out)?;
+/// assert_eq!(out, b"ok 1\nresult 0 1 5 4 \"No error\"\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// Whatever writing to `out` returns; what was written before stays.
+pub fn write_struct_output(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    quiet: bool,
+    out: impl Write,
+) -> io::Result<()> {
+    struct_output_to(parser, data, quiet, out, Results::Free)
+}
+
+/// [`write_struct_output`] for a process that exits right after printing
+/// (see [`struct_output_before_exit`]).
+#[doc(hidden)]
+pub fn write_struct_output_before_exit(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    quiet: bool,
+    out: impl Write,
+) -> io::Result<()> {
+    struct_output_to(parser, data, quiet, out, Results::Leak)
+}
+
+fn struct_output_to(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    quiet: bool,
+    out: impl Write,
+    results: Results,
+) -> io::Result<()> {
+    let mut spill = Spill::new(out);
+    struct_output_into(parser, data, quiet, &mut spill, results)?;
+    spill.finish().map(drop)
+}
+
+fn struct_output_into(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    quiet: bool,
+    out: &mut impl Sink,
+    results: Results,
+) -> io::Result<()> {
+    let result = parser.parse_into_struct_data(data);
+    let written = write_struct_data(&result, parser, quiet, out);
+    results.release(result);
+    written
+}
+
+/// What `json.php` prints for the document `data`, parsed by `parser` with
+/// `xml_parse_into_struct()`, written to `out` as it is encoded: the bytes
+/// of [`write_struct_json`] for [`Parser::parse_into_struct`]'s result,
+/// from the packed arrays (see [`struct_output`]) and in pieces of about
+/// 64 KiB. `out` is not flushed.
+///
+/// ```
+/// use phpxml::{json::JsonFlags, Parser, report::write_struct_json_output};
+///
+/// let mut parser = Parser::new(None)?;
+/// let mut out = Vec::new();
+/// write_struct_json_output(&mut parser, b"<a>t</a>".to_vec(), JsonFlags::NONE, &mut out)?;
+/// assert_eq!(out, b"[{\"tag\":\"A\",\"type\":\"complete\",\"level\":1,\"value\":\"t\"}]\n{\"A\":[0]}\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`crate::json::write_struct`].
+pub fn write_struct_json_output(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    flags: JsonFlags,
+    out: impl Write,
+) -> Result<(), StructJsonError> {
+    struct_json_output_with(parser, data, flags, out, Results::Free)
+}
+
+/// [`write_struct_json_output`] for a process that exits right after
+/// printing (see [`struct_output_before_exit`]).
+#[doc(hidden)]
+pub fn write_struct_json_output_before_exit(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    flags: JsonFlags,
+    out: impl Write,
+) -> Result<(), StructJsonError> {
+    struct_json_output_with(parser, data, flags, out, Results::Leak)
+}
+
+fn struct_json_output_with(
+    parser: &mut Parser,
+    data: Vec<u8>,
+    flags: JsonFlags,
+    out: impl Write,
+    results: Results,
+) -> Result<(), StructJsonError> {
+    let result = parser.parse_into_struct_data(data);
+    let written = write_struct_to(|| result.values(), result.index(), flags, out);
+    results.release(result);
+    written
+}
+
+impl Results {
+    fn release(self, result: StructData) {
+        if self == Self::Leak {
+            std::mem::forget(result);
+        }
+    }
 }
 
 /// Appends the quoted form of a byte string, as `common.php`'s `q()`:
@@ -168,22 +290,65 @@ pub fn write_result_line(parser: &Parser, out: &mut Vec<u8>) {
 /// assert_eq!(out, b"ok 1\nresult 0 1 5 4 \"No error\"\n");
 /// ```
 pub fn write_struct(result: &Struct, parser: &Parser, quiet: bool, out: &mut Vec<u8>) {
+    // a Vec takes every byte
+    let _ = write_struct_to_sink(result, parser, quiet, out);
+}
+
+/// [`write_struct`] to a writer, as it is produced: `var_export()` of the
+/// arrays goes to `out` in pieces of about 64 KiB. `out` is not flushed.
+///
+/// ```
+/// use phpxml::{Parser, report::write_var_export};
+///
+/// let mut parser = Parser::new(None).unwrap();
+/// let result = parser.parse_into_struct(b"<a/>");
+/// let mut out = Vec::new();
+/// write_var_export(&result, &parser, false, &mut out)?;
+/// assert!(out.starts_with(b"ok 1\nvalues array (\n  0 => \n  array (\n    'tag' => 'A',\n"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// Whatever writing to `out` returns; what was written before stays.
+pub fn write_var_export(
+    result: &Struct,
+    parser: &Parser,
+    quiet: bool,
+    out: impl Write,
+) -> io::Result<()> {
+    let mut spill = Spill::new(out);
+    write_struct_to_sink(result, parser, quiet, &mut spill)?;
+    spill.finish().map(drop)
+}
+
+fn write_struct_to_sink(
+    result: &Struct,
+    parser: &Parser,
+    quiet: bool,
+    out: &mut impl Sink,
+) -> io::Result<()> {
     write_arrays(
         result.ok,
         (!quiet).then(|| (result.values.iter().map(EntryRef::from), &result.index[..])),
         parser,
         out,
-    );
+    )
 }
 
 /// [`write_struct`] for the packed arrays.
-fn write_struct_data(result: &StructData, parser: &Parser, quiet: bool, out: &mut Vec<u8>) {
+fn write_struct_data(
+    result: &StructData,
+    parser: &Parser,
+    quiet: bool,
+    out: &mut impl Sink,
+) -> io::Result<()> {
     write_arrays(
         result.ok,
         (!quiet).then(|| (result.values(), result.index())),
         parser,
         out,
-    );
+    )
 }
 
 /// `$index`: tag names and their positions.
@@ -193,22 +358,20 @@ fn write_arrays<'a>(
     ok: bool,
     arrays: Option<(impl Iterator<Item = EntryRef<'a>>, &Index)>,
     parser: &Parser,
-    out: &mut Vec<u8>,
-) {
-    out.extend_from_slice(if ok { b"ok 1\n" } else { b"ok 0\n" });
+    out: &mut impl Sink,
+) -> io::Result<()> {
+    out.buf()
+        .extend_from_slice(if ok { b"ok 1\n" } else { b"ok 0\n" });
     if let Some((values, index)) = arrays {
-        out.extend_from_slice(b"values ");
-        export_values(values, out);
-        out.extend_from_slice(b"\nindex ");
-        var_export_index(index, out);
-        out.push(b'\n');
+        out.buf().extend_from_slice(b"values ");
+        export_values(values, out)?;
+        out.buf().extend_from_slice(b"\nindex ");
+        export_index(index, out)?;
+        out.buf().push(b'\n');
     }
-    write_result_line(parser, out);
+    write_result_line(parser, out.buf());
+    out.spill()
 }
-
-/// `JSON_THROW_ON_ERROR`: not one of [`JsonFlags`]' own flags, as the
-/// encoders report errors by their return value; played here.
-const JSON_THROW_ON_ERROR: u32 = 1 << 22;
 
 /// Appends what `json.php` prints for a result: `json_encode($values,
 /// $flags)` on one line and `json_encode($index, $flags)` on the next, each
@@ -241,23 +404,12 @@ pub fn write_struct_json(
     flags: JsonFlags,
     out: &mut Vec<u8>,
 ) -> Result<(), JsonError> {
-    let (values, index) = struct_to_value(result);
-    json_line(&values, flags, out)?;
-    json_line(&index, flags, out)
-}
-
-/// `$j = json_encode($a, $flags); echo $j === false ? 'false ' .
-/// json_last_error() : $j, "\n";`
-fn json_line(value: &Value, flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
-    let partial = flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
-    match value.encode(flags, out) {
-        Err(_) if partial => {}
-        Err(err) if flags.bits() & JSON_THROW_ON_ERROR != 0 => return Err(err),
-        Err(err) => out.extend_from_slice(format!("false {}", err.code()).as_bytes()),
-        Ok(()) => {}
+    let values = || result.values.iter().map(EntryRef::from);
+    match write_struct_lines(values, &result.index, flags, out) {
+        Err(StructJsonError::Json(e)) => Err(e),
+        // a Vec takes every byte
+        Ok(()) | Err(StructJsonError::Io(_)) => Ok(()),
     }
-    out.push(b'\n');
-    Ok(())
 }
 
 /// `var_export()` of a string: single quotes, `\` and `'` escaped, NUL
@@ -367,24 +519,37 @@ fn export_entry(entry: EntryRef<'_>, out: &mut Vec<u8>) {
 
 /// `var_export($values, true)`.
 pub fn var_export_values(values: &[Entry], out: &mut Vec<u8>) {
-    export_values(values.iter().map(EntryRef::from), out);
+    // a Vec takes every byte
+    let _ = export_values(values.iter().map(EntryRef::from), out);
 }
 
-fn export_values<'a>(values: impl Iterator<Item = EntryRef<'a>>, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"array (\n");
+fn export_values<'a>(
+    values: impl Iterator<Item = EntryRef<'a>>,
+    sink: &mut impl Sink,
+) -> io::Result<()> {
+    sink.buf().extend_from_slice(b"array (\n");
     for (i, entry) in values.enumerate() {
+        let out = sink.buf();
         element_key(1, |o| o.extend_from_slice(i.to_string().as_bytes()), out);
         open_nested(1, out);
         export_entry(entry, out);
         close_nested(1, out);
+        sink.spill()?;
     }
-    out.push(b')');
+    sink.buf().push(b')');
+    Ok(())
 }
 
 /// `var_export($index, true)`.
 pub fn var_export_index(index: &[(Vec<u8>, Vec<i64>)], out: &mut Vec<u8>) {
-    out.extend_from_slice(b"array (\n");
+    // a Vec takes every byte
+    let _ = export_index(index, out);
+}
+
+fn export_index(index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Result<()> {
+    sink.buf().extend_from_slice(b"array (\n");
     for (name, positions) in index {
+        let out = sink.buf();
         element_key(1, |o| var_export_string(name, o), out);
         open_nested(1, out);
         for (i, &p) in positions.iter().enumerate() {
@@ -393,8 +558,10 @@ pub fn var_export_index(index: &[(Vec<u8>, Vec<i64>)], out: &mut Vec<u8>) {
             out.extend_from_slice(b",\n");
         }
         close_nested(1, out);
+        sink.spill()?;
     }
-    out.push(b')');
+    sink.buf().push(b')');
+    Ok(())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -633,5 +800,152 @@ impl Handler for Trace {
         let out = self.line("end_ns ");
         arg(prefix, out);
         out.push(b'\n');
+    }
+}
+
+/// A [`Trace`] that writes its lines to `out` as they are made, in pieces
+/// of about 64 KiB: the memory of `trace.php`'s output stays bounded by the
+/// longest line's unquoted piece, not by the document.
+///
+/// Handlers cannot fail, so a failed write is kept: the lines after it are
+/// dropped, and [`TraceWriter::finish`] returns the error.
+///
+/// ```
+/// use phpxml::{Parser, report::TraceWriter};
+///
+/// let mut parser = Parser::new(None).unwrap();
+/// let mut trace = TraceWriter::new(Vec::new(), false);
+/// let ok = parser.parse(&mut trace, b"<a>t</a>", true);
+/// let out = trace.finish(&parser, ok)?;
+/// assert_eq!(out, b"start \"A\"\ncdata \"t\"\nend \"A\"\nok 1\nresult 0 1 9 8 \"No error\"\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct TraceWriter<W: Write> {
+    trace: Trace,
+    out: W,
+    failed: Option<io::Error>,
+}
+
+impl<W: Write> TraceWriter<W> {
+    /// A trace writing to `out` (`quiet`: only the `ok` and `result`
+    /// lines, at the end).
+    pub fn new(out: W, quiet: bool) -> Self {
+        Self {
+            trace: if quiet { Trace::quiet() } else { Trace::new() },
+            out,
+            failed: None,
+        }
+    }
+
+    /// Writes the finished lines once enough of them wait.
+    fn spill(&mut self) {
+        if self.trace.lines.len() >= SPILL_AT {
+            self.write_lines();
+        }
+    }
+
+    /// Writes the lines finished so far (after a piece of input, say).
+    pub fn write_lines(&mut self) {
+        if self.failed.is_none()
+            && let Err(e) = self.trace.write_lines(&mut self.out)
+        {
+            self.failed = Some(e);
+        }
+        self.trace.lines.clear();
+    }
+
+    /// Writes the rest of the script's output: the last lines, `ok` with
+    /// the return value of the last `xml_parse()` call and the `result`
+    /// line; gives the writer back (not flushed).
+    ///
+    /// # Errors
+    ///
+    /// The first error writing to `out` returned, now or during the parse.
+    pub fn finish(mut self, parser: &Parser, ok: bool) -> io::Result<W> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let rest = self.trace.finish(parser, ok, false);
+        self.out.write_all(&rest)?;
+        Ok(self.out)
+    }
+}
+
+impl<W: Write> Handler for TraceWriter<W> {
+    fn installed(&self) -> HandlerSet {
+        self.trace.installed()
+    }
+
+    fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
+        self.trace.start_element(name, attributes);
+        self.spill();
+    }
+
+    fn end_element(&mut self, name: &[u8]) {
+        self.trace.end_element(name);
+        self.spill();
+    }
+
+    fn character_data(&mut self, data: &[u8]) {
+        self.trace.character_data(data);
+        self.spill();
+    }
+
+    fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        self.trace.processing_instruction(target, data);
+        self.spill();
+    }
+
+    fn default_data(&mut self, data: &[u8]) {
+        self.trace.default_data(data);
+        self.spill();
+    }
+
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+        notation: Option<&[u8]>,
+    ) {
+        self.trace
+            .unparsed_entity_decl(name, base, system_id, public_id, notation);
+        self.spill();
+    }
+
+    fn notation_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) {
+        self.trace.notation_decl(name, base, system_id, public_id);
+        self.spill();
+    }
+
+    fn external_entity_ref(
+        &mut self,
+        open_entity_names: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) -> bool {
+        let go_on = self
+            .trace
+            .external_entity_ref(open_entity_names, base, system_id, public_id);
+        self.spill();
+        go_on
+    }
+
+    fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        self.trace.start_namespace_decl(prefix, uri);
+        self.spill();
+    }
+
+    fn end_namespace_decl(&mut self, prefix: Option<&[u8]>) {
+        self.trace.end_namespace_decl(prefix);
+        self.spill();
     }
 }

@@ -19,6 +19,9 @@
 //!   arrays of `xml_parse_into_struct()` as those values, so that
 //!   `json_encode($values)` and `json_encode($index)` can be reproduced
 //!   (`phpxml struct --format json`).
+//! * [`write_struct`]: the same two arrays encoded straight to a writer as
+//!   `phpxml struct --format json` prints them, with no value tree and no
+//!   whole-output buffer.
 //!
 //! # Example
 //!
@@ -38,11 +41,15 @@ mod flags;
 mod kernels;
 mod number;
 mod scan;
+pub(crate) mod sink;
+mod stream;
 mod structure;
 mod value;
 
 pub use error::JsonError;
 pub use escape::{escape_string, escape_string_reference};
 pub use flags::JsonFlags;
+pub use stream::{StructJsonError, write_struct};
+pub(crate) use stream::{write_struct_lines, write_struct_to};
 pub use structure::{index_to_value, struct_to_value, values_to_value};
 pub use value::{Array, DEFAULT_DEPTH, Key, Value};

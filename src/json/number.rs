@@ -145,7 +145,23 @@ fn parse_float(s: &[u8]) -> (f64, usize) {
 
 /// Appends a PHP int in decimal.
 pub(crate) fn write_int(value: i64, out: &mut Vec<u8>) {
-    write!(out, "{value}").expect("writing to a Vec cannot fail");
+    // digits from the right into a stack buffer: no formatter on the path
+    // of every level and position of a large struct
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = value.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if value < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// Appends a finite double as `json_encode()` writes it with

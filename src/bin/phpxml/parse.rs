@@ -6,8 +6,8 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 
 use phpxml::Error;
-use phpxml::json::JsonError;
-use phpxml::report::{self, Trace};
+use phpxml::json::{JsonError, StructJsonError};
+use phpxml::report::{self, TraceWriter};
 
 use crate::Failure;
 use crate::script::{Command, Invocation, struct_format};
@@ -63,51 +63,44 @@ pub fn trace(args: &[String]) -> Result<(), Failure> {
 }
 
 /// Runs a script on the file of the invocation, writing its standard output
-/// to `out`. `trace --chunk N` reads N bytes at a time and writes lines as
-/// they are made, so memory stays bounded whatever the file's size. The
-/// parse results are left to the operating system, as the process exits
-/// right after printing.
+/// to `out` as it is produced, so the output never waits whole in memory.
+/// `trace --chunk N` reads N bytes at a time, so memory stays bounded
+/// whatever the file's size. The parse results are left to the operating
+/// system, as the process exits right after printing.
 fn run(invocation: &Invocation, out: &mut dyn Write) -> Result<(), RunError> {
     let cannot = |e: io::Error| RunError::Read(format!("cannot read {}: {e}", invocation.file));
     let mut file = File::open(&invocation.file).map_err(cannot)?;
     if let (Command::Trace, Some(n)) = (invocation.command, invocation.chunk) {
-        let result = trace_chunked(invocation, &mut file, n, out)?;
-        return out.write_all(&result).map_err(write_error);
+        return trace_chunked(invocation, &mut file, n, out);
     }
     // sized from the file's length: no regrowing copies
     let size = file.metadata().map_or(0, |m| m.len());
     let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
     file.read_to_end(&mut data).map_err(cannot)?;
     let mut parser = invocation.make_parser()?;
-    let result = match invocation.command {
+    match invocation.command {
         Command::Json => {
-            // What PHP printed before a JsonException is still printed.
-            let result = parser.parse_into_struct(&data);
-            let mut printed = Vec::with_capacity(data.len() * 4 + 64);
-            let thrown = report::write_struct_json(&result, invocation.json_flags, &mut printed);
-            out.write_all(&printed).map_err(write_error)?;
-            return thrown.map_err(RunError::Json);
+            let flags = invocation.json_flags;
+            let written =
+                report::write_struct_json_output_before_exit(&mut parser, data, flags, out);
+            std::mem::forget(parser);
+            written.map_err(|e| match e {
+                StructJsonError::Io(e) => write_error(e),
+                StructJsonError::Json(e) => RunError::Json(e),
+            })
         }
         Command::Struct => {
-            let result = report::struct_output_before_exit(&mut parser, data, invocation.quiet);
+            let written =
+                report::write_struct_output_before_exit(&mut parser, data, invocation.quiet, out);
             std::mem::forget(parser);
-            result
+            written.map_err(write_error)
         }
         Command::Trace => {
-            let mut trace = trace_for(invocation);
+            let mut trace = TraceWriter::new(out, invocation.quiet);
             let ok = parser.parse(&mut trace, &data, true);
             std::mem::forget(data);
-            trace.finish(&parser, ok, invocation.quiet)
+            trace.finish(&parser, ok).map(drop).map_err(write_error)
         }
-    };
-    out.write_all(&result).map_err(write_error)
-}
-
-fn trace_for(invocation: &Invocation) -> Trace {
-    if invocation.quiet {
-        Trace::quiet()
-    } else {
-        Trace::new()
     }
 }
 
@@ -115,16 +108,15 @@ fn trace_for(invocation: &Invocation) -> Trace {
 /// shorter) with `is_final = false`, stopping at the first failure, then
 /// `""` with `is_final = true` if none failed. The input is read in large
 /// blocks whatever `n` is (PHP reads the whole file and cuts the string);
-/// lines are written to `out` after each piece; the `ok` and `result` lines
-/// are returned.
+/// lines are written to `out` as they are made.
 fn trace_chunked(
     invocation: &Invocation,
     input: &mut dyn Read,
     n: u64,
     out: &mut dyn Write,
-) -> Result<Vec<u8>, RunError> {
+) -> Result<(), RunError> {
     let mut parser = invocation.make_parser()?;
-    let mut trace = trace_for(invocation);
+    let mut trace = TraceWriter::new(out, invocation.quiet);
     let mut pieces = Pieces::new(input, usize::try_from(n).unwrap_or(usize::MAX));
     let mut ok = true;
     while let Some(piece) = pieces
@@ -132,7 +124,6 @@ fn trace_chunked(
         .map_err(|e| RunError::Read(format!("cannot read {}: {e}", invocation.file)))?
     {
         ok = parser.parse(&mut trace, piece, false);
-        trace.write_lines(out).map_err(write_error)?;
         if !ok {
             break;
         }
@@ -140,7 +131,7 @@ fn trace_chunked(
     if ok {
         ok = parser.parse(&mut trace, b"", true);
     }
-    Ok(trace.finish(&parser, ok, invocation.quiet))
+    trace.finish(&parser, ok).map(drop).map_err(write_error)
 }
 
 /// Bytes read from the input per `read()` call.

@@ -1,0 +1,374 @@
+//! `json.php`'s two lines, `json_encode($values)` and `json_encode($index)`
+//! of an `xml_parse_into_struct()` result, encoded straight from the result
+//! to a writer: no [`Value`](super::Value) tree, no whole-output buffer.
+//!
+//! PHP's `json_encode()` returns `false` for the whole array when one
+//! string fails; that has to be known before the array's first byte is
+//! written. Only malformed UTF-8 can fail here (numbers are ints, the
+//! arrays are three deep against a depth limit of 512), and only without
+//! `JSON_INVALID_UTF8_IGNORE`, `JSON_INVALID_UTF8_SUBSTITUTE` and
+//! `JSON_PARTIAL_OUTPUT_ON_ERROR`: then the array's strings are checked
+//! first, which costs a fraction of escaping them.
+
+use std::error::Error;
+use std::fmt;
+use std::io::{self, Write};
+
+use super::escape::escape_string;
+use super::number::write_int;
+use super::sink::{Sink, Spill};
+use super::{JsonError, JsonFlags};
+use crate::php::{EntryRef, EntryType, KeyRef, Struct};
+
+/// `JSON_THROW_ON_ERROR`: not one of [`JsonFlags`]' own flags, as the
+/// encoders report errors by their return value; played by the struct
+/// writers.
+const THROW_ON_ERROR: u32 = 1 << 22;
+
+/// Why [`write_struct`] stopped.
+#[derive(Debug)]
+pub enum StructJsonError {
+    /// The writer failed; what was written before stays written.
+    Io(io::Error),
+    /// PHP throws a `JsonException`: `JSON_THROW_ON_ERROR` without
+    /// `JSON_PARTIAL_OUTPUT_ON_ERROR`, and an encoding failed. The lines
+    /// before it are written.
+    Json(JsonError),
+}
+
+impl fmt::Display for StructJsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io(e) => write!(f, "cannot write output: {e}"),
+            Self::Json(e) => write!(f, "PHP throws a JsonException: {e}"),
+        }
+    }
+}
+
+impl Error for StructJsonError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            Self::Io(e) => Some(e),
+            Self::Json(e) => Some(e),
+        }
+    }
+}
+
+impl From<io::Error> for StructJsonError {
+    fn from(e: io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+/// Writes what `json.php` prints for a result to `out`:
+/// `json_encode($values, $flags)` on one line and `json_encode($index,
+/// $flags)` on the next, each `false <json_last_error()>` instead when the
+/// encoding fails (with `JSON_PARTIAL_OUTPUT_ON_ERROR` the partial output
+/// is written instead). The bytes are those of
+/// [`report::write_struct_json`](crate::report::write_struct_json); they go
+/// to `out` in pieces of about 64 KiB as they are encoded (wrap an
+/// unbuffered writer in a `BufWriter` all the same; `out` is not flushed).
+///
+/// ```
+/// use phpxml::{json::{self, JsonFlags}, Parser};
+///
+/// let result = Parser::new(None)?.parse_into_struct(b"<a x='1'>t</a>");
+/// let mut out = Vec::new();
+/// json::write_struct(&result, JsonFlags::NONE, &mut out)?;
+/// assert_eq!(out, br#"[{"tag":"A","type":"complete","level":1,"attributes":{"X":"1"},"value":"t"}]
+/// {"A":[0]}
+/// "#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`StructJsonError::Io`] when `out` fails, [`StructJsonError::Json`]
+/// where PHP throws (`JSON_THROW_ON_ERROR`, 4194304, without
+/// `JSON_PARTIAL_OUTPUT_ON_ERROR`); the lines before it are written.
+pub fn write_struct(
+    result: &Struct,
+    flags: JsonFlags,
+    out: impl Write,
+) -> Result<(), StructJsonError> {
+    write_struct_to(
+        || result.values.iter().map(EntryRef::from),
+        &result.index,
+        flags,
+        out,
+    )
+}
+
+/// [`write_struct`] for the arrays `values()` and `index`.
+pub(crate) fn write_struct_to<'a, I: Iterator<Item = EntryRef<'a>>>(
+    values: impl Fn() -> I,
+    index: &[(Vec<u8>, Vec<i64>)],
+    flags: JsonFlags,
+    out: impl Write,
+) -> Result<(), StructJsonError> {
+    let mut spill = Spill::new(out);
+    let thrown = write_struct_lines(values, index, flags, &mut spill);
+    if !matches!(thrown, Err(StructJsonError::Io(_))) {
+        // what PHP printed before a JsonException is printed too
+        spill.finish()?;
+    }
+    thrown
+}
+
+/// The two lines of `json.php` for the arrays `values()` and `index`.
+pub(crate) fn write_struct_lines<'a, I: Iterator<Item = EntryRef<'a>>>(
+    values: impl Fn() -> I,
+    index: &[(Vec<u8>, Vec<i64>)],
+    flags: JsonFlags,
+    sink: &mut impl Sink,
+) -> Result<(), StructJsonError> {
+    let encoder = StructEncoder::new(flags);
+    let fails = encoder.may_fail && !values_are_utf8(values());
+    encoder.line(fails, sink, |sink| encoder.values(values(), sink))?;
+    let fails = encoder.may_fail && !index.iter().all(|(tag, _)| utf8(tag));
+    encoder.line(fails, sink, |sink| encoder.index(index, sink))
+}
+
+/// Whether PHP's decoder takes `s` whole: well-formed UTF-8 (shortest
+/// forms, no surrogates, at most U+10FFFF) is exactly what
+/// `php_next_utf8_char()` accepts, and what `simdutf8` checks (with
+/// vector instructions, several times the standard library's speed on
+/// accented text).
+fn utf8(s: &[u8]) -> bool {
+    simdutf8::basic::from_utf8(s).is_ok()
+}
+
+/// Whether every string of `$values` (tags, values, attribute names and
+/// values) encodes: the check before the first byte.
+fn values_are_utf8<'a>(mut values: impl Iterator<Item = EntryRef<'a>>) -> bool {
+    values.all(|entry| {
+        utf8(entry.tag)
+            && entry.value.is_none_or(utf8)
+            && entry.attributes.iter().all(|(key, value)| {
+                utf8(value)
+                    && match key {
+                        KeyRef::Int(_) => true,
+                        KeyRef::Str(s) => utf8(s),
+                    }
+            })
+    })
+}
+
+/// One `json_encode()` call's options, as PHP's `php_json_encode_array()`
+/// and `php_json_escape_string()` apply them.
+struct StructEncoder {
+    flags: JsonFlags,
+    /// Keys are never numeric-checked.
+    key_flags: JsonFlags,
+    partial: bool,
+    /// Whether a string can fail the whole encoding (malformed UTF-8 is
+    /// neither dropped, replaced nor written as `null`).
+    may_fail: bool,
+}
+
+impl StructEncoder {
+    fn new(flags: JsonFlags) -> Self {
+        let partial = flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
+        Self {
+            flags,
+            key_flags: flags.difference(JsonFlags::NUMERIC_CHECK),
+            partial,
+            may_fail: !partial
+                && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
+                && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE),
+        }
+    }
+
+    fn pretty(&self) -> bool {
+        self.flags.contains(JsonFlags::PRETTY_PRINT)
+    }
+
+    fn force_object(&self) -> bool {
+        self.flags.contains(JsonFlags::FORCE_OBJECT)
+    }
+
+    /// `$j = json_encode($a, $flags); echo $j === false ? 'false ' .
+    /// json_last_error() : $j, "\n";` where `fails` tells beforehand
+    /// whether the encoding fails.
+    fn line<S: Sink>(
+        &self,
+        fails: bool,
+        sink: &mut S,
+        encode: impl FnOnce(&mut S) -> io::Result<()>,
+    ) -> Result<(), StructJsonError> {
+        if fails {
+            if self.flags.bits() & THROW_ON_ERROR != 0 {
+                return Err(StructJsonError::Json(JsonError::Utf8));
+            }
+            let code = JsonError::Utf8.code();
+            sink.buf()
+                .extend_from_slice(format!("false {code}").as_bytes());
+        } else {
+            encode(sink)?;
+        }
+        sink.buf().push(b'\n');
+        sink.spill()?;
+        Ok(())
+    }
+
+    /// A newline and four spaces a level, with `JSON_PRETTY_PRINT`.
+    fn indent(&self, depth: usize, out: &mut Vec<u8>) {
+        if self.pretty() {
+            out.push(b'\n');
+            out.resize(out.len() + 4 * depth, b' ');
+        }
+    }
+
+    /// `,` before all but the first element, then the indentation.
+    fn element(&self, first: bool, depth: usize, out: &mut Vec<u8>) {
+        if !first {
+            out.push(b',');
+        }
+        self.indent(depth, out);
+    }
+
+    /// `:` after a key, and a space with `JSON_PRETTY_PRINT`.
+    fn colon(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if self.pretty() { b": " } else { b":" });
+    }
+
+    /// A key known to encode: `"name": `.
+    fn name(&self, first: bool, depth: usize, name: &str, out: &mut Vec<u8>) {
+        self.element(first, depth, out);
+        out.push(b'"');
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'"');
+        self.colon(out);
+    }
+
+    /// The key of the `i`th element of a list written as an object.
+    fn position_key(&self, i: usize, out: &mut Vec<u8>) {
+        out.push(b'"');
+        out.extend_from_slice(i.to_string().as_bytes());
+        out.push(b'"');
+        self.colon(out);
+    }
+
+    /// A string value: `null` with partial output when it fails (checked
+    /// beforehand otherwise).
+    fn string(&self, s: &[u8], out: &mut Vec<u8>) {
+        let encoded = escape_string(s, self.flags, out);
+        debug_assert!(encoded.is_ok() || !self.may_fail, "unchecked string");
+    }
+
+    /// A string key: `""` with partial output when it fails.
+    fn string_key(&self, s: &[u8], out: &mut Vec<u8>) {
+        if escape_string(s, self.key_flags, out).is_err() && self.partial {
+            out.truncate(out.len() - b"null".len());
+            out.extend_from_slice(b"\"\"");
+        }
+        self.colon(out);
+    }
+
+    /// The end of an array at `depth` (its elements one deeper).
+    fn close(&self, empty: bool, depth: usize, object: bool, out: &mut Vec<u8>) {
+        if !empty {
+            self.indent(depth, out);
+        }
+        out.push(if object { b'}' } else { b']' });
+    }
+
+    /// `$values`: a list of entries.
+    fn values<'a>(
+        &self,
+        values: impl Iterator<Item = EntryRef<'a>>,
+        sink: &mut impl Sink,
+    ) -> io::Result<()> {
+        let object = self.force_object();
+        sink.buf().push(if object { b'{' } else { b'[' });
+        let mut empty = true;
+        for (i, entry) in values.enumerate() {
+            let out = sink.buf();
+            self.element(empty, 1, out);
+            if object {
+                self.position_key(i, out);
+            }
+            self.entry(entry, out);
+            empty = false;
+            sink.spill()?;
+        }
+        self.close(empty, 0, object, sink.buf());
+        Ok(())
+    }
+
+    /// One entry: keys in PHP's order (see [`crate::Entry`]), always an
+    /// object.
+    fn entry(&self, entry: EntryRef<'_>, out: &mut Vec<u8>) {
+        out.push(b'{');
+        self.name(true, 2, "tag", out);
+        self.string(entry.tag, out);
+        let cdata = entry.kind == EntryType::Cdata;
+        if cdata && let Some(value) = entry.value {
+            self.name(false, 2, "value", out);
+            self.string(value, out);
+        }
+        self.name(false, 2, "type", out);
+        out.push(b'"');
+        out.extend_from_slice(entry.kind.as_str().as_bytes());
+        out.push(b'"');
+        self.name(false, 2, "level", out);
+        write_int(entry.level, out);
+        if entry.attributes.is_some() {
+            self.name(false, 2, "attributes", out);
+            // an attribute named 0, 1, ... in order makes a list
+            let object = self.force_object()
+                || !entry.attributes.iter().enumerate().all(
+                    |(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)),
+                );
+            out.push(if object { b'{' } else { b'[' });
+            let mut empty = true;
+            for (key, value) in entry.attributes.iter() {
+                self.element(empty, 3, out);
+                if object {
+                    match key {
+                        KeyRef::Int(n) => {
+                            out.push(b'"');
+                            write_int(n, out);
+                            out.push(b'"');
+                            self.colon(out);
+                        }
+                        KeyRef::Str(s) => self.string_key(s, out),
+                    }
+                }
+                self.string(value, out);
+                empty = false;
+            }
+            self.close(empty, 2, object, out);
+        }
+        if !cdata && let Some(value) = entry.value {
+            self.name(false, 2, "value", out);
+            self.string(value, out);
+        }
+        self.close(false, 1, true, out);
+    }
+
+    /// `$index`: tag names (string keys, never made ints) to lists of
+    /// positions; an object unless empty.
+    fn index(&self, index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Result<()> {
+        let object = self.force_object() || !index.is_empty();
+        sink.buf().push(if object { b'{' } else { b'[' });
+        for (i, (tag, positions)) in index.iter().enumerate() {
+            let out = sink.buf();
+            self.element(i == 0, 1, out);
+            self.string_key(tag, out);
+            let list_object = self.force_object();
+            out.push(if list_object { b'{' } else { b'[' });
+            for (j, &p) in positions.iter().enumerate() {
+                self.element(j == 0, 2, out);
+                if list_object {
+                    self.position_key(j, out);
+                }
+                write_int(p, out);
+            }
+            self.close(positions.is_empty(), 1, list_object, out);
+            sink.spill()?;
+        }
+        self.close(index.is_empty(), 0, object, sink.buf());
+        Ok(())
+    }
+}
