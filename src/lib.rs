@@ -30,6 +30,8 @@
 //! * [`report`] prints results exactly as PHP's `var_export()` and the
 //!   reference scripts do (the output of the `phpxml struct` and `phpxml
 //!   trace` commands; their arguments are the command line's own).
+//! * [`testing`] replays outputs captured from PHP (`phpxml capture`,
+//!   `NAME.{xml,args,out}`) in `cargo test`, with unified diffs on failure.
 //!
 //! # Examples
 //!
@@ -272,6 +274,7 @@ pub mod json;
 mod libxml;
 mod php;
 pub mod report;
+pub mod testing;
 // The unit tests include the command line's argument rules
 // (`src/bin/phpxml/script.rs`), which name the crate `phpxml`.
 #[cfg(test)]
