@@ -275,10 +275,6 @@ mod libxml;
 mod php;
 pub mod report;
 pub mod testing;
-// The unit tests include the command line's argument rules
-// (`src/bin/phpxml/script.rs`), which name the crate `phpxml`.
-#[cfg(test)]
-extern crate self as phpxml;
 // The fixture corpus's walker, shared with the integration tests.
 #[cfg(test)]
 #[path = "../tests/common/corpus.rs"]

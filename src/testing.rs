@@ -30,7 +30,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -537,7 +537,7 @@ pub fn assert_replays(dir: &Path) {
     }
     let mut report = String::new();
     for m in replay.mismatches.iter().take(SHOWN) {
-        report.push_str(&format!("\n{} ({})\n{}", m.name, m.args, m.diff));
+        let _ = write!(report, "\n{} ({})\n{}", m.name, m.args, m.diff);
     }
     panic!(
         "{} of {total} cases under {} differ from PHP:\n{report}",
@@ -562,18 +562,18 @@ pub fn unified_diff(expected: &[u8], got: &[u8], expected_name: &str, got_name: 
         .header(expected_name, got_name)
         .to_string();
     let mut lines = text.lines();
-    let mut shown: String = lines
-        .by_ref()
-        .take(MOST)
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let mut shown = String::new();
+    for l in lines.by_ref().take(MOST) {
+        shown.push_str(l);
+        shown.push('\n');
+    }
     let more = lines.count();
     if more > 0 {
-        shown.push_str(&format!("... {more} more lines of diff\n"));
+        let _ = writeln!(shown, "... {more} more lines of diff");
     }
     if shown.is_empty() && expected != got {
         // Only bytes that are not UTF-8 differ.
-        shown = "outputs differ in bytes that are not UTF-8\n".to_owned();
+        shown.push_str("outputs differ in bytes that are not UTF-8\n");
     }
     shown
 }
