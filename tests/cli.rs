@@ -1,19 +1,11 @@
 //! The command line's help, errors and exit codes (its outputs are checked
 //! against PHP by `tests/fixtures.rs`).
 
+mod common;
+
 use std::process::{Command, Output};
 
-fn phpxml(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_phpxml"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run phpxml")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::run::{Scratch, phpxml, text};
 
 #[test]
 fn help_names_every_option_with_its_php_name() {
@@ -95,31 +87,6 @@ fn malformed_documents_are_output_not_failures() {
         "ok 0\nresult 76 1 8 7 \"Mismatched tag\"\n"
     );
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// A scratch directory, removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("phpxml-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-
-    fn file(&self, name: &str, bytes: &[u8]) -> String {
-        let path = self.0.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn phpxml_stdin(args: &[&str], input: &[u8]) -> Output {

@@ -3,8 +3,12 @@
 //! `phpxml::testing` replaying what `capture` wrote. Without PHP these
 //! tests say so and pass: CI must have it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::run::{Scratch, phpxml, text};
 
 fn php_available() -> bool {
     let found = Command::new("php")
@@ -18,40 +22,6 @@ fn php_available() -> bool {
         eprintln!("php with the xml extension not found: compare and capture tests skipped");
     }
     found
-}
-
-fn phpxml(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_phpxml"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run phpxml")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("phpxml-compare-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A few documents: well-formed, malformed, Latin-1, namespaced.
