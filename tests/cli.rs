@@ -204,7 +204,8 @@ fn option_errors_name_the_option_and_exit_2() {
         ),
         (
             &["struct", "--skip-white", "examples/rss.xml"],
-            "phpxml struct: no input file\n(see `phpxml struct --help`)\n",
+            "phpxml struct: no input file (--skip-white took examples/rss.xml as its value)\n\
+             (see `phpxml struct --help`)\n",
         ),
         (
             &["decode", "--bogus"],

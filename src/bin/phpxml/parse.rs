@@ -62,6 +62,7 @@ pub fn play_one(invocation: &Invocation) -> Result<(), Failure> {
 /// `struct [--format php|json|ndjson] [--json-flags N] [OPTIONS] FILE...`.
 pub fn structure(args: &[String]) -> Result<(), Failure> {
     let (parsed, php) = script::parse::<StructArgs>(args)?;
+    script::require_files(&parsed.inputs, &php)?;
     let command = match parsed.format {
         Format::Php => Command::Struct,
         Format::Json | Format::Ndjson => Command::Json,
@@ -73,6 +74,7 @@ pub fn structure(args: &[String]) -> Result<(), Failure> {
 /// `trace [OPTIONS] [--chunk N] FILE...`.
 pub fn trace(args: &[String]) -> Result<(), Failure> {
     let (parsed, php) = script::parse::<TraceArgs>(args)?;
+    script::require_files(&parsed.inputs, &php)?;
     let invocation = script::invocation(Command::Trace, &php)?;
     many::play(invocation, false, &parsed.inputs)
 }

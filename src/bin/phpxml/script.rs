@@ -276,6 +276,23 @@ fn clap_message(e: &clap::Error) -> String {
     first.strip_prefix("error: ").unwrap_or(first).to_owned()
 }
 
+/// At least one input: else `no input file`, saying which option took a
+/// file as its value (`--skip-white a.xml`: PHP's rule, the next argument
+/// whatever it is).
+pub fn require_files(inputs: &Inputs, php_args: &[String]) -> Result<(), Failure> {
+    if !inputs.files.is_empty() {
+        return Ok(());
+    }
+    let swallowed = php_args
+        .windows(2)
+        .rev()
+        .find(|w| w[0].starts_with("--") && std::path::Path::new(&w[1]).is_file());
+    Err(Failure::Usage(match swallowed {
+        Some(w) => format!("no input file ({} took {} as its value)", w[0], w[1]),
+        None => "no input file".to_owned(),
+    }))
+}
+
 /// The reference script's meaning of the PHP options.
 pub fn invocation(command: Command, php_args: &[String]) -> Result<testing::Invocation, Failure> {
     testing::Invocation::parse(command, php_args)
