@@ -10,7 +10,7 @@
 //! Names are upper-cased as PHP's default `XML_OPTION_CASE_FOLDING` does.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{self, BufReader, Read, Write};
 use std::process::ExitCode;
 
 use phpxml::{Error, Event, Parser};
@@ -26,44 +26,61 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match outline(&path, file, &mut out).and_then(|status| out.flush().map(|()| status)) {
+        Ok(status) => status,
+        // The reader went away (`| head`): done, quietly.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cannot write output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes the outline of the document to `out`; a parse error ends it
+/// with its message on standard error.
+fn outline(path: &str, file: impl Read, out: &mut impl Write) -> io::Result<ExitCode> {
     let parser = Parser::new(None).expect("default parser");
     let mut depth = 0;
     for event in parser.events(file).coalesce_text(true) {
         match event {
             Ok(Event::StartElement { name, attributes }) => {
-                print!(
+                write!(
+                    out,
                     "{:indent$}{}",
                     "",
                     String::from_utf8_lossy(&name),
                     indent = depth * 2
-                );
+                )?;
                 for (key, value) in &attributes {
-                    print!(
+                    write!(
+                        out,
                         " {}={:?}",
                         String::from_utf8_lossy(&key.to_bytes()),
                         String::from_utf8_lossy(value)
-                    );
+                    )?;
                 }
-                println!();
+                writeln!(out)?;
                 depth += 1;
             }
             Ok(Event::EndElement { .. }) => depth -= 1,
             Ok(Event::CharacterData(text)) => {
                 let text = String::from_utf8_lossy(&text);
                 if !text.trim().is_empty() {
-                    println!("{:indent$}{:?}", "", text.trim(), indent = depth * 2);
+                    writeln!(out, "{:indent$}{:?}", "", text.trim(), indent = depth * 2)?;
                 }
             }
             Ok(_) => {}
             Err(Error::Parse(e)) => {
                 eprintln!("{path}: {e}");
-                return ExitCode::FAILURE;
+                return Ok(ExitCode::FAILURE);
             }
             Err(e) => {
                 eprintln!("{path}: {e}");
-                return ExitCode::from(2);
+                return Ok(ExitCode::from(2));
             }
         }
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }

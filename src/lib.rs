@@ -30,6 +30,8 @@
 //! * [`report`] prints results exactly as PHP's `var_export()` and the
 //!   reference scripts do (the output of the `phpxml struct` and `phpxml
 //!   trace` commands; their arguments are the command line's own).
+//! * [`testing`] replays outputs captured from PHP (`phpxml capture`,
+//!   `NAME.{xml,args,out}`) in `cargo test`, with unified diffs on failure.
 //!
 //! # Examples
 //!
@@ -277,10 +279,7 @@ pub mod json;
 mod libxml;
 mod php;
 pub mod report;
-// The unit tests include the command line's argument rules
-// (`src/bin/phpxml/script.rs`), which name the crate `phpxml`.
-#[cfg(test)]
-extern crate self as phpxml;
+pub mod testing;
 // The fixture corpus's walker, shared with the integration tests.
 #[cfg(test)]
 #[path = "../tests/common/corpus.rs"]

@@ -17,8 +17,8 @@
 mod common;
 
 use common::corpus::{self, Case};
-use common::script::{Command, Invocation};
 use phpxml::report::Trace;
+use phpxml::testing::{Command, Invocation};
 use phpxml::{Error, Handler, HandlerSet, Key, Parser};
 
 /// The cases that print handler calls (`json.php`'s print `json_encode()`).
@@ -31,9 +31,7 @@ fn cases() -> Vec<Case> {
 
 /// The case's options as a trace invocation (struct options are a subset).
 fn invocation(case: &Case) -> Invocation {
-    let mut args = case.opts.clone();
-    args.push(case.xml.display().to_string());
-    Invocation::parse(Command::Trace, &args).unwrap()
+    Invocation::parse(Command::Trace, &case.opts).unwrap()
 }
 
 /// A `Trace` whose set of handlers is `set` instead of all of them.

@@ -13,7 +13,7 @@ mod common;
 use std::path::Path;
 
 use common::corpus::{self, Case};
-use common::script::{Command, Invocation};
+use phpxml::testing::{Command, Invocation};
 use phpxml::{Entry, Key, Parser, Struct};
 use serde_json::Value;
 
@@ -27,9 +27,7 @@ fn cases() -> Vec<Case> {
 
 /// The parser of a case's options.
 fn parser_of(case: &Case) -> Parser {
-    let mut args = case.opts.clone();
-    args.push(case.xml.display().to_string());
-    let inv = Invocation::parse(Command::Struct, &args).unwrap();
+    let inv = Invocation::parse(Command::Struct, &case.opts).unwrap();
     inv.make_parser().unwrap()
 }
 

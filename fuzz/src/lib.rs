@@ -17,14 +17,10 @@
 //! `fuzz/make-corpus.py` writes the fixtures in this layout, with the bytes
 //! their `.args` stand for.
 
-// The command line's argument rules (`common.php`'s `parse_args()` and
-// `make_parser()`), so that a finding replays with `phpxml trace ARGS FILE`.
-#[allow(dead_code)]
-#[path = "../../src/bin/phpxml/script.rs"]
-pub mod script;
-
+// The reference script's argument rules (`phpxml::testing`), so that a
+// finding replays with `phpxml trace ARGS FILE`.
+use phpxml::testing::{Command, Invocation};
 use phpxml::{Handler, HandlerSet, Key, Parser};
-use script::{Command, Invocation};
 
 /// Bytes before the document in the parser targets.
 pub const HEADER: usize = 3;
@@ -109,9 +105,7 @@ impl Setup {
     /// The reference-script invocation for `command` (file name unused).
     #[must_use]
     pub fn invocation(&self, command: Command) -> Invocation {
-        let mut args = self.args.clone();
-        args.push("fuzz.xml".to_owned());
-        Invocation::parse(command, &args).expect("the header only makes valid arguments")
+        Invocation::parse(command, &self.args).expect("the header only makes valid arguments")
     }
 
     /// A fresh parser with these options (`None` where PHP would throw).

@@ -16,13 +16,9 @@ use crate::php::{Key, Parser};
 use crate::report;
 use crate::sax::Sax;
 
-// The command line's argument rules, to build parsers from the fixtures'
-// arguments.
-#[allow(dead_code)]
-#[path = "../bin/phpxml/script.rs"]
-mod script;
-
-use script::{Command, Invocation};
+// The reference script's argument rules, to build parsers from the
+// fixtures' arguments.
+use crate::testing::{Command, Invocation};
 
 /// One Sax call, in UTF-8 as the core delivers it.
 #[derive(Clone, Debug)]
@@ -111,8 +107,7 @@ fn trace_lines(output: &[u8]) -> String {
 }
 
 fn invocation(command: Command, opts: &str) -> Invocation {
-    let mut args: Vec<String> = opts.split_whitespace().map(str::to_owned).collect();
-    args.push("input.xml".to_owned());
+    let args: Vec<&str> = opts.split_whitespace().collect();
     Invocation::parse(command, &args).unwrap()
 }
 

@@ -5,13 +5,9 @@
 #![allow(dead_code)] // each test binary uses part of it
 
 pub mod corpus;
-// The command line's argument rules (`common.php`'s `parse_args()` and
-// `make_parser()`), to build parsers from the fixtures' arguments.
-#[path = "../../src/bin/phpxml/script.rs"]
-pub mod script;
-
-use phpxml::report::{self, Trace};
-use script::{Command, Invocation};
+pub mod run;
+use phpxml::report::Trace;
+use phpxml::testing::{Command, Invocation};
 
 /// The `trace.php` output (every handler set, adjacent text merged, then
 /// the `ok` and `result` lines) of `doc` under the reference-script
@@ -19,9 +15,7 @@ use script::{Command, Invocation};
 /// (used in turn) with `is_final = false`, going on after a failing piece,
 /// then `""` with `is_final = true`.
 pub fn trace(args: &[&str], doc: &[u8], sizes: &[usize]) -> Vec<u8> {
-    let mut argv: Vec<String> = args.iter().map(|&a| a.to_owned()).collect();
-    argv.push("doc.xml".to_owned());
-    let inv = Invocation::parse(Command::Trace, &argv).expect("valid arguments");
+    let inv = Invocation::parse(Command::Trace, args).expect("valid arguments");
     let mut parser = inv.make_parser().expect("valid options");
     let mut trace = Trace::new();
     let ok = if sizes.is_empty() {
@@ -37,55 +31,11 @@ pub fn trace(args: &[&str], doc: &[u8], sizes: &[usize]) -> Vec<u8> {
 
 /// What the reference script `script` (`struct`, `trace` or `json`)
 /// prints for `doc` under its options `opts`, played with the library's
-/// public API (`Parser` with `report::write_struct`, `report::Trace`,
-/// `report::write_struct_json`), not the command line's path. Empty where
+/// public API (`phpxml::testing`), not the command line's path. Empty where
 /// PHP dies before printing (bad arguments, a `ValueError`).
 pub fn script_output(script: &str, opts: &[String], doc: &[u8]) -> Vec<u8> {
-    let command = match script {
-        "struct" => Command::Struct,
-        "trace" => Command::Trace,
-        "json" => Command::Json,
-        other => panic!("unknown script {other}"),
-    };
-    let mut args = opts.to_vec();
-    args.push("doc.xml".to_owned());
-    let Ok(inv) = Invocation::parse(command, &args) else {
-        return Vec::new();
-    };
-    let Ok(mut parser) = inv.make_parser() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    match command {
-        Command::Struct => {
-            let result = parser.parse_into_struct(doc);
-            report::write_struct(&result, &parser, inv.quiet, &mut out);
-        }
-        Command::Json => {
-            let result = parser.parse_into_struct(doc);
-            // A JsonException stops the script after what it printed.
-            let _ = report::write_struct_json(&result, inv.json_flags, &mut out);
-        }
-        Command::Trace => {
-            let mut trace = if inv.quiet {
-                Trace::quiet()
-            } else {
-                Trace::new()
-            };
-            // `--chunk N`: pieces of N bytes up to the first failure, then "".
-            let ok = match inv.chunk {
-                None => parser.parse(&mut trace, doc, true),
-                Some(n) => {
-                    let n = usize::try_from(n).unwrap_or(usize::MAX);
-                    doc.chunks(n)
-                        .all(|piece| parser.parse(&mut trace, piece, false))
-                        && parser.parse(&mut trace, b"", true)
-                }
-            };
-            out = trace.finish(&parser, ok, inv.quiet);
-        }
-    }
-    out
+    let command: Command = script.parse().expect("struct, trace or json");
+    Invocation::parse(command, opts).map_or_else(|_| Vec::new(), |inv| inv.output(doc))
 }
 
 /// The pieces of `doc` cut to `sizes` in turn.

@@ -5,13 +5,14 @@
 //! whole file at once. `fuzz/php-chunks.php` does the same in PHP.
 
 use phpxml::report::Trace;
-use phpxml_fuzz::script::{Command, Invocation};
+use phpxml::testing::{Command, Invocation};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sizes: Vec<usize> = args[0].split(',').map(|s| s.parse().unwrap()).collect();
-    let inv = Invocation::parse(Command::Trace, &args[1..]).expect("arguments");
-    let data = std::fs::read(&inv.file).expect("file");
+    let (file, opts) = args[1..].split_last().expect("a file");
+    let inv = Invocation::parse(Command::Trace, opts).expect("arguments");
+    let data = std::fs::read(file).expect("file");
     let Ok(mut parser) = inv.make_parser() else {
         return;
     };

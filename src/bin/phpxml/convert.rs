@@ -28,7 +28,7 @@ fn pump(
 ) -> Result<(), Failure> {
     let mut block = vec![0u8; BLOCK];
     let mut stdout = unbuffered_stdout();
-    let write_err = |e: io::Error| Failure::Io(format!("cannot write output: {e}"));
+    let write_err = crate::many::write_failure;
     loop {
         let n = match input.read(&mut block) {
             Ok(n) => n,
@@ -121,8 +121,11 @@ pub fn encode(args: &[String]) -> Result<(), Failure> {
 }
 
 fn set_file<'a>(file: &mut Option<&'a str>, arg: &'a str) -> Result<(), Failure> {
-    if file.is_some() || (arg.starts_with("--") && arg != "-") {
-        return Err(Failure::Usage(format!("unexpected argument `{arg}`")));
+    if arg.starts_with('-') && arg != "-" {
+        return Err(Failure::Usage(format!("unknown option {arg}")));
+    }
+    if file.is_some() {
+        return Err(Failure::Usage(format!("unexpected argument {arg}")));
     }
     *file = Some(arg);
     Ok(())

@@ -10,7 +10,8 @@ use phpxml::json::{JsonError, StructJsonError};
 use phpxml::report::{self, TraceWriter};
 
 use crate::Failure;
-use crate::script::{Command, Invocation, struct_format};
+use crate::many;
+use crate::script::{self, Command, Format, Invocation, StructArgs, TraceArgs};
 
 /// Why a run printed nothing (or, for a `JsonException`, stopped).
 enum RunError {
@@ -18,6 +19,8 @@ enum RunError {
     Read(String),
     /// The output could not be written (exit status 1).
     Write(String),
+    /// Standard output was closed by its reader (`phpxml ... | head`).
+    ClosedPipe,
     /// PHP threw a `ValueError` creating or configuring the parser.
     Php(Error),
     /// `json_encode()` threw a `JsonException`: `JSON_THROW_ON_ERROR`
@@ -34,15 +37,20 @@ impl From<Error> for RunError {
 
 #[allow(clippy::needless_pass_by_value)] // a `map_err` argument
 fn write_error(e: io::Error) -> RunError {
-    RunError::Write(format!("cannot write output: {e}"))
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        RunError::ClosedPipe
+    } else {
+        RunError::Write(format!("cannot write output: {e}"))
+    }
 }
 
-fn play(command: Command, args: &[String]) -> Result<(), Failure> {
-    let invocation = Invocation::parse(command, args).map_err(|e| Failure::Usage(e.to_string()))?;
+/// One file, printed as the reference script prints it: the byte contract.
+pub fn play_one(invocation: &Invocation) -> Result<(), Failure> {
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let written = run(&invocation, &mut stdout).and_then(|()| stdout.flush().map_err(write_error));
+    let written = run(invocation, &mut stdout).and_then(|()| stdout.flush().map_err(write_error));
     written.map_err(|e| match e {
         RunError::Write(why) => Failure::Io(why),
+        RunError::ClosedPipe => Failure::ClosedPipe,
         // The scripts exit 2 when the file cannot be read; where PHP dies on
         // a ValueError nothing reaches standard output either.
         RunError::Read(why) => Failure::Refused(why),
@@ -51,15 +59,24 @@ fn play(command: Command, args: &[String]) -> Result<(), Failure> {
     })
 }
 
-/// `struct [--format php|json] [--json-flags N] [OPTIONS] FILE`.
+/// `struct [--format php|json|ndjson] [--json-flags N] [OPTIONS] FILE...`.
 pub fn structure(args: &[String]) -> Result<(), Failure> {
-    let (command, args) = struct_format(args).map_err(|e| Failure::Usage(e.to_string()))?;
-    play(command, &args)
+    let (parsed, php) = script::parse::<StructArgs>(args)?;
+    script::require_files(&parsed.inputs, &php)?;
+    let command = match parsed.format {
+        Format::Php => Command::Struct,
+        Format::Json | Format::Ndjson => Command::Json,
+    };
+    let invocation = script::invocation(command, &php)?;
+    many::play(invocation, parsed.format == Format::Ndjson, &parsed.inputs)
 }
 
-/// `trace [OPTIONS] [--chunk N] FILE`.
+/// `trace [OPTIONS] [--chunk N] FILE...`.
 pub fn trace(args: &[String]) -> Result<(), Failure> {
-    play(Command::Trace, args)
+    let (parsed, php) = script::parse::<TraceArgs>(args)?;
+    script::require_files(&parsed.inputs, &php)?;
+    let invocation = script::invocation(Command::Trace, &php)?;
+    many::play(invocation, false, &parsed.inputs)
 }
 
 /// Runs a script on the file of the invocation, writing its standard output
@@ -69,7 +86,7 @@ pub fn trace(args: &[String]) -> Result<(), Failure> {
 /// system, as the process exits right after printing.
 fn run(invocation: &Invocation, out: &mut dyn Write) -> Result<(), RunError> {
     let cannot = |e: io::Error| RunError::Read(format!("cannot read {}: {e}", invocation.file));
-    let mut file = File::open(&invocation.file).map_err(cannot)?;
+    let mut file = File::open(many::input_path(&invocation.file)).map_err(cannot)?;
     if let (Command::Trace, Some(n)) = (invocation.command, invocation.chunk) {
         return trace_chunked(invocation, &mut file, n, out);
     }
@@ -189,10 +206,6 @@ impl<'a> Pieces<'a> {
 
 #[cfg(test)]
 mod tests {
-    use phpxml::json::JsonFlags;
-
-    use crate::script::{Command, Invocation, struct_format};
-
     /// A reader that hands out at most `most` bytes per call.
     struct Trickle<'a> {
         data: &'a [u8],
@@ -234,20 +247,5 @@ mod tests {
             assert!(whole.iter().all(|&l| l == piece), "piece {piece}");
             assert!(*last <= piece && *last > 0);
         }
-    }
-
-    #[test]
-    fn format_is_taken_out_wherever_it_stands() {
-        let args = ["--format", "json", "--json-flags", "128", "a.xml"].map(String::from);
-        let (command, rest) = struct_format(&args).unwrap();
-        assert_eq!(command, Command::Json);
-        assert_eq!(rest, ["--json-flags", "128", "a.xml"]);
-    }
-
-    #[test]
-    fn json_flags_go_through_int_cast() {
-        let args = ["a.xml", "--json-flags", "128abc", "--quiet"].map(String::from);
-        let inv = Invocation::parse(Command::Json, &args).unwrap();
-        assert_eq!(inv.json_flags, JsonFlags::PRETTY_PRINT);
     }
 }
