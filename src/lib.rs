@@ -252,8 +252,16 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 ```
 "##
 )]
+//! * **`fast-alloc`** (off by default): the `phpxml` command allocates
+//!   with mimalloc (`xml_parse_into_struct()`'s arrays are millions of small
+//!   allocations). It compiles mimalloc's C code, so it stays off for
+//!   library users, whose default build is Rust only; install the command
+//!   with `cargo install --path . --features fast-alloc`.
 //! * **`simdutf`** (off by default): only adds the C++ simdutf library to
 //!   the decoder benchmarks as a speed peer; the library never uses it.
+//! * **`expat`** (off by default): only adds libexpat with no-op handlers
+//!   to the parse benchmark as a speed peer (needs the system libexpat and
+//!   `pkg-config`); the library never uses it.
 //!
 //! # Minimum Rust version
 //!
@@ -262,6 +270,7 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 //! chains need 1.88).
 
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Clippy's pedantic group is on for every target, with its crate-wide
 // allow-list in Cargo.toml's `[lints.clippy]` (the decoding layer allows a
 // few more for its SIMD kernels, in `decode/mod.rs`; anything else gets a
@@ -284,6 +293,7 @@ mod sax;
 
 pub use decode::TargetEncoding;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use php::IndexArray;
 pub use php::{
     Entry, EntryType, Error, Event, EventReader, Handler, HandlerSet, Key, OptionValue, ParseError,
