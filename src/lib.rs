@@ -296,8 +296,8 @@ pub use decode::TargetEncoding;
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use php::IndexArray;
 pub use php::{
-    Entry, EntryType, Error, Event, EventReader, Handler, HandlerSet, Key, OptionValue, ParseError,
-    Parser, Struct, XmlOption, attribute, error_string,
+    Entry, EntryType, Error, ErrorCode, Event, EventReader, Handler, HandlerSet, Key, OptionValue,
+    ParseError, Parser, Struct, XmlOption, attribute, error_string,
 };
 
 /// The README's examples, run as doctests.

@@ -34,7 +34,14 @@ fn dependent_tree(extra: &str) -> Vec<String> {
     )
     .unwrap();
     let out = Command::new(env!("CARGO"))
-        .args(["tree", "-e", "normal,build", "--prefix", "none", "--offline"])
+        .args([
+            "tree",
+            "-e",
+            "normal,build",
+            "--prefix",
+            "none",
+            "--offline",
+        ])
         .current_dir(&dir)
         .output()
         .expect("run cargo tree");
@@ -60,7 +67,10 @@ fn default_features_build_rust_only() {
     assert!(crates.iter().any(|c| c == "phpxml"), "{crates:?}");
     assert!(crates.iter().any(|c| c == "quick-xml"), "{crates:?}");
     for c_code in ["cc", "mimalloc", "libmimalloc-sys"] {
-        assert!(!crates.iter().any(|c| c == c_code), "{c_code} in {crates:?}");
+        assert!(
+            !crates.iter().any(|c| c == c_code),
+            "{c_code} in {crates:?}"
+        );
     }
 }
 
@@ -68,6 +78,9 @@ fn default_features_build_rust_only() {
 fn fast_alloc_brings_mimalloc() {
     let crates = dependent_tree(", features = [\"fast-alloc\"]");
     for c_code in ["mimalloc", "cc"] {
-        assert!(crates.iter().any(|c| c == c_code), "{c_code} not in {crates:?}");
+        assert!(
+            crates.iter().any(|c| c == c_code),
+            "{c_code} not in {crates:?}"
+        );
     }
 }

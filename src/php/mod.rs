@@ -2,6 +2,7 @@
 //! case folding, handlers, `xml_parse_into_struct()` and the error table.
 
 mod array;
+mod error_code;
 mod errors;
 mod events;
 mod handler;
@@ -12,6 +13,7 @@ mod ser;
 mod structure;
 
 pub use array::{Key, attribute};
+pub use error_code::ErrorCode;
 pub use errors::{Error, ParseError, error_string};
 pub use events::{Event, EventReader};
 pub use handler::{Handler, HandlerSet};

@@ -420,6 +420,7 @@ impl Parser {
     /// # Ok::<(), phpxml::Error>(())
     /// ```
     #[inline]
+    #[must_use = "`false` means the document is malformed (see `Parser::last_error`); `Parser::feed` returns a `Result`"]
     pub fn parse<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -454,6 +455,71 @@ impl Parser {
         ok
     }
 
+    /// [`parse`](Self::parse) shaped for Rust: `Ok(())` while the document
+    /// is well-formed so far, otherwise the error with its position
+    /// ([`Parser::last_error`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseError`] when `xml_parse()` would return 0.
+    ///
+    /// ```
+    /// use phpxml::{ErrorCode, Parser};
+    ///
+    /// let mut parser = Parser::new(None)?;
+    /// parser.feed(&mut (), b"<doc>", false)?;
+    /// let error = parser.feed(&mut (), b"</dog>", true).unwrap_err();
+    /// assert_eq!(error.error_code(), Some(ErrorCode::TagNameMismatch));
+    /// assert_eq!((error.line, error.column), (1, 12));
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    pub fn feed<H: Handler + ?Sized>(
+        &mut self,
+        handler: &mut H,
+        chunk: &[u8],
+        is_final: bool,
+    ) -> Result<(), ParseError> {
+        if self.parse(handler, chunk, is_final) {
+            Ok(())
+        } else {
+            Err(self.parse_error())
+        }
+    }
+
+    /// [`parse_into_struct`](Self::parse_into_struct) shaped for Rust: the
+    /// arrays of a well-formed document, or the error (the arrays built up
+    /// to it are dropped; `parse_into_struct` keeps them, as PHP does).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseError`] when `xml_parse_into_struct()` would return 0.
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// let result = parser.parse_struct(b"<r><i>1</i></r>")?;
+    /// assert_eq!(result.values[1].value.as_deref(), Some(&b"1"[..]));
+    /// assert!(phpxml::Parser::new(None)?.parse_struct(b"<r>").is_err());
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    pub fn parse_struct(&mut self, data: &[u8]) -> Result<Struct, ParseError> {
+        let result = self.parse_into_struct(data);
+        if result.ok {
+            Ok(result)
+        } else {
+            Err(self.parse_error())
+        }
+    }
+
+    /// The error state after a parse call that returned `false`.
+    fn parse_error(&self) -> ParseError {
+        ParseError {
+            code: self.error_code(),
+            line: self.line(),
+            column: self.column(),
+            byte_index: self.byte_index(),
+        }
+    }
+
     /// `xml_parse_into_struct(parser, data, values, index)` with no
     /// handlers set: parses `data` as the final chunk and builds PHP's
     /// arrays. Afterwards the parser behaves as one with element and
@@ -476,6 +542,7 @@ impl Parser {
     /// assert!(!result.ok);
     /// # Ok::<(), phpxml::Error>(())
     /// ```
+    #[must_use = "the arrays and whether the document was well-formed (`Struct::ok`)"]
     pub fn parse_into_struct(&mut self, data: &[u8]) -> Struct {
         self.parse_into_struct_with(&mut (), data)
     }
@@ -500,6 +567,7 @@ impl Parser {
     /// assert_eq!(result.values.len(), 3);
     /// # Ok::<(), phpxml::Error>(())
     /// ```
+    #[must_use = "the arrays and whether the document was well-formed (`Struct::ok`)"]
     pub fn parse_into_struct_with<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
