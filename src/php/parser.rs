@@ -1065,6 +1065,9 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         let buffers = &mut *self.buffers;
         let names = &mut buffers.names;
         let at = names.bytes.len();
@@ -1085,6 +1088,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn end_element(&mut self, name: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         let names = &mut self.buffers.names;
         let at = if let Some(at) = names.starts.pop() {
             #[cfg(debug_assertions)]
@@ -1109,6 +1115,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn character_data(&mut self, data: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if self.builder.is_none() && self.coding.options.target == TargetEncoding::Utf8 {
             if self.set.character_data {
                 self.handler.character_data(data);
@@ -1119,6 +1128,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.processing_instruction {
             return;
         }
@@ -1129,6 +1141,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn default(&mut self, data: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.default {
             return;
         }
@@ -1143,6 +1158,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         public_id: Option<&[u8]>,
         notation: Option<&[u8]>,
     ) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.unparsed_entity_decl {
             return;
         }
@@ -1159,6 +1177,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn notation_decl(&mut self, name: &[u8], system_id: Option<&[u8]>, public_id: Option<&[u8]>) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.notation_decl {
             return;
         }
@@ -1178,6 +1199,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         system_id: Option<&[u8]>,
         public_id: Option<&[u8]>,
     ) -> bool {
+        if self.handler.stop_requested() {
+            return false;
+        }
         // PHP aborts when no handler is set.
         if !self.set.external_entity_ref {
             return false;
@@ -1197,6 +1221,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.start_namespace_decl {
             return;
         }
@@ -1204,6 +1231,10 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         decode_to(&mut self.buffers.text, uri, self.coding.options.target);
         self.handler
             .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.handler.stop_requested()
     }
 }
 
