@@ -297,7 +297,7 @@ pub use decode::TargetEncoding;
 pub use php::IndexArray;
 pub use php::{
     Entry, EntryType, Error, ErrorCode, Event, EventReader, Handler, HandlerSet, Key, OptionValue,
-    ParseError, Parser, Struct, XmlOption, attribute, error_string,
+    ParseError, Parser, Struct, Utf8Handler, XmlOption, attribute, error_string,
 };
 
 /// The README's examples, run as doctests.

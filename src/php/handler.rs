@@ -210,7 +210,11 @@ pub trait Handler {
     /// [`Parser::feed`](crate::Parser::feed)) and so does every later one:
     /// the parser is finished, as after a fatal error. The error code is
     /// libxml2's `XML_ERR_USER_STOP` (111), whose PHP message is
-    /// `"Unknown"`; the position is where the parser stopped.
+    /// `"Unknown"`. The position is what PHP reports after the
+    /// `xmlStopParser()` of a refused external entity: line and column
+    /// past the construct whose event stopped, and a byte index that
+    /// counts only input dropped before (the input is released: 0 for a
+    /// document under 4 KiB).
     ///
     /// PHP has no such way: a PHP handler can only stop a parse by
     /// returning `false` from the external entity reference handler

@@ -11,6 +11,7 @@ mod parser;
 #[cfg(feature = "serde")]
 mod ser;
 mod structure;
+mod utf8;
 
 pub use array::{Key, attribute};
 pub use error_code::ErrorCode;
@@ -23,6 +24,7 @@ pub use parser::Parser;
 pub use ser::IndexArray;
 pub use structure::{Entry, EntryType, Struct};
 pub(crate) use structure::{EntryRef, KeyRef, StructData};
+pub use utf8::Utf8Handler;
 
 #[cfg(test)]
 mod tests;
