@@ -49,6 +49,8 @@ struct Buffers {
     names: OpenNames,
     text: Vec<u8>,
     scratch: Vec<u8>,
+    /// The optional strings of a handler call (PHP's `false` or a string).
+    optional: [Vec<u8>; 3],
     /// The keys of the attribute array being filled.
     keys: KeySet,
     /// Attribute arrays, one chosen by the element's name: elements of
@@ -1005,15 +1007,25 @@ fn emptied_str(key: &mut Key) -> &mut Vec<u8> {
     bytes
 }
 
-impl<H: Handler + ?Sized> Adapter<'_, H> {
-    fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
-        s.map(|s| {
-            let mut v = Vec::with_capacity(s.len());
-            decode_into(s, self.coding.options.target, &mut v);
-            v
-        })
-    }
+/// `xml_utf8_decode()` of up to three optional strings (PHP's `false`
+/// for `None`) into the reused `buffers`.
+fn decode_optional<'b, const N: usize>(
+    buffers: &'b mut [Vec<u8>; 3],
+    values: [Option<&[u8]>; N],
+    target: TargetEncoding,
+) -> [Option<&'b [u8]>; N] {
+    const { assert!(N <= 3) };
+    let mut buffers = buffers.iter_mut();
+    values.map(|value| {
+        let buffer = buffers.next()?;
+        let value = value?;
+        decode_to(buffer, value, target);
+        let buffer: &'b Vec<u8> = buffer;
+        Some(buffer.as_slice())
+    })
+}
 
+impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// The rest of a start tag with attributes, whose name is on the name
     /// stack from `at`.
     #[inline(never)]
@@ -1110,9 +1122,11 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         let at = if let Some(at) = names.starts.pop() {
             #[cfg(debug_assertions)]
             {
-                let mut again = Vec::new();
-                decode_tag_append(self.coding, name, &mut again, &mut Vec::new());
-                debug_assert_eq!(again, names.bytes[at..], "an end pairs with its start");
+                // in the reused buffers: no allocation per event even here
+                let again = &mut self.buffers.text;
+                again.clear();
+                decode_tag_append(self.coding, name, again, &mut self.buffers.scratch);
+                debug_assert_eq!(*again, names.bytes[at..], "an end pairs with its start");
             }
             at
         } else {
@@ -1150,9 +1164,13 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             return;
         }
         decode_to(&mut self.buffers.text, target, self.coding.options.target);
-        let data = self.opt(data);
+        let [data] = decode_optional(
+            &mut self.buffers.optional,
+            [data],
+            self.coding.options.target,
+        );
         self.handler
-            .processing_instruction(&self.buffers.text, data.as_deref());
+            .processing_instruction(&self.buffers.text, data);
     }
 
     fn default(&mut self, data: &[u8]) {
@@ -1180,15 +1198,13 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             return;
         }
         decode_to(&mut self.buffers.text, name, self.coding.options.target);
-        let (system_id, public_id, notation) =
-            (self.opt(system_id), self.opt(public_id), self.opt(notation));
-        self.handler.unparsed_entity_decl(
-            &self.buffers.text,
-            None,
-            system_id.as_deref(),
-            public_id.as_deref(),
-            notation.as_deref(),
+        let [system_id, public_id, notation] = decode_optional(
+            &mut self.buffers.optional,
+            [system_id, public_id, notation],
+            self.coding.options.target,
         );
+        self.handler
+            .unparsed_entity_decl(&self.buffers.text, None, system_id, public_id, notation);
     }
 
     fn notation_decl(&mut self, name: &[u8], system_id: Option<&[u8]>, public_id: Option<&[u8]>) {
@@ -1199,13 +1215,13 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             return;
         }
         decode_to(&mut self.buffers.text, name, self.coding.options.target);
-        let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
-        self.handler.notation_decl(
-            &self.buffers.text,
-            None,
-            system_id.as_deref(),
-            public_id.as_deref(),
+        let [system_id, public_id] = decode_optional(
+            &mut self.buffers.optional,
+            [system_id, public_id],
+            self.coding.options.target,
         );
+        self.handler
+            .notation_decl(&self.buffers.text, None, system_id, public_id);
     }
 
     fn external_entity_ref(
@@ -1215,7 +1231,8 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         public_id: Option<&[u8]>,
     ) -> bool {
         if self.handler.stop_requested() {
-            return false;
+            // the core stops on its own, with the user's stop
+            return true;
         }
         // PHP aborts when no handler is set.
         if !self.set.external_entity_ref {
@@ -1226,13 +1243,13 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             open_entity_names,
             self.coding.options.target,
         );
-        let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
-        self.handler.external_entity_ref(
-            &self.buffers.text,
-            Some(b""),
-            system_id.as_deref(),
-            public_id.as_deref(),
-        )
+        let [system_id, public_id] = decode_optional(
+            &mut self.buffers.optional,
+            [system_id, public_id],
+            self.coding.options.target,
+        );
+        self.handler
+            .external_entity_ref(&self.buffers.text, Some(b""), system_id, public_id)
     }
 
     fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
@@ -1242,10 +1259,14 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         if !self.set.start_namespace_decl {
             return;
         }
-        let prefix = self.opt(prefix);
+        let [prefix] = decode_optional(
+            &mut self.buffers.optional,
+            [prefix],
+            self.coding.options.target,
+        );
         decode_to(&mut self.buffers.text, uri, self.coding.options.target);
         self.handler
-            .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
+            .start_namespace_decl(prefix, &self.buffers.text);
     }
 
     fn stop_requested(&self) -> bool {
