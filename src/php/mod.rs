@@ -8,6 +8,7 @@ mod events;
 mod handler;
 mod options;
 mod parser;
+mod quick;
 #[cfg(feature = "serde")]
 mod ser;
 mod structure;
