@@ -201,3 +201,17 @@ fn allocations_by_record() {
         println!("{rec:?}: {n} / {events}");
     }
 }
+
+#[test]
+#[ignore = "prints the allocations of the owned pull API"]
+fn pull_allocations() {
+    let doc = [b"<feed>".as_slice(), &records(2000), b"</feed>"].concat();
+    let mut events = 0;
+    let n = allocations(|| {
+        for event in Parser::new(None).unwrap().events(&doc[..]) {
+            event.unwrap();
+            events += 1;
+        }
+    });
+    println!("owned pull: {n} allocations for {events} events");
+}
