@@ -215,3 +215,51 @@ fn pull_allocations() {
     });
     println!("owned pull: {n} allocations for {events} events");
 }
+
+/// Reads `<feed>`, `records` twice and `</feed>` with
+/// [`EventReader::next_borrowed`](phpxml::EventReader::next_borrowed) in
+/// 4 KiB blocks: the allocations while the second copy is read, and its
+/// event count.
+fn borrowed_reading(records: &[u8]) -> (usize, usize) {
+    let doc = [b"<feed>".as_slice(), records, records, b"</feed>"].concat();
+    let mut reader = Parser::new(None).unwrap().events(&doc[..]).block_size(4096);
+    let mut warm = 0;
+    while warm < records.len() {
+        reader.next_borrowed().unwrap().unwrap();
+        warm = usize::try_from(reader.parser().byte_index()).unwrap();
+    }
+    let mut events = 0;
+    let n = allocations(|| {
+        while let Some(event) = reader.next_borrowed() {
+            event.unwrap();
+            events += 1;
+        }
+    });
+    (n, events)
+}
+
+#[test]
+fn the_borrowing_pull_api_allocates_nothing_per_event() {
+    // a few buffers still grow (longer numbers, more pieces in a block):
+    // the count must not grow with the number of events
+    for count in [2000, 8000] {
+        let (n, events) = borrowed_reading(&records(count));
+        println!("borrowed pull: {n} allocations for {events} events");
+        assert!(events >= 14 * count, "{events} events");
+        assert!(n <= 32, "{n} allocations for {events} events");
+    }
+}
+
+#[test]
+#[ignore = "prints the allocations of each kind of record"]
+fn borrowed_by_record() {
+    for rec in [
+        "<a></a>",
+        "<a>t</a>",
+        "<a x='1'/>",
+        "<a>caf\u{e9} &amp; co</a>\n",
+    ] {
+        let (n, events) = borrowed_reading(rec.repeat(2000).as_bytes());
+        println!("{rec:?}: {n} / {events}");
+    }
+}

@@ -343,3 +343,32 @@ fn a_refused_external_entity_stops_as_in_php() {
     assert!(!parser.parse(&mut Refuse, b"x", true));
     assert_eq!(parser.error_code(), 21);
 }
+
+/// `next_borrowed` gives the iterator's events, whatever the blocks and
+/// with or without joined text, while it reuses their buffers.
+#[test]
+fn borrowed_events_are_the_iterators() {
+    let record = "<r a='1' b='\u{fc}'><?pi data ?><!-- c --><c>text &amp; more</c>\
+                  <![CDATA[<raw>]]><e/><e x='1' y='2' z='3'></e>\u{20ac} \u{1F600}\n</r>";
+    let doc = format!("<all>{}</all>", record.repeat(40));
+    for block in [1, 3, 7, 64, 4096] {
+        for coalesce in [false, true] {
+            let reader = || {
+                Parser::new(None)
+                    .unwrap()
+                    .events(doc.as_bytes())
+                    .block_size(block)
+                    .coalesce_text(coalesce)
+                    .with_handlers(HandlerSet::ALL)
+            };
+            let owned: Vec<_> = reader().map(|e| format!("{e:?}")).collect();
+            let mut borrowed = Vec::new();
+            let mut events = reader();
+            while let Some(event) = events.next_borrowed() {
+                borrowed.push(format!("{event:?}"));
+            }
+            assert_eq!(borrowed, owned, "block {block} coalesce {coalesce}");
+            assert!(owned.len() > 10);
+        }
+    }
+}
