@@ -7,12 +7,13 @@
 # the fastest run and user+system CPU time.
 #
 # Usage: benches/parse_cli.sh [RUNS] FILE...   (from the repository's top;
-# needs hyperfine, php and `cargo build --release`; PHP_REFERENCE=DIR points
+# needs hyperfine and php; builds the release binary with its allocator; PHP_REFERENCE=DIR points
 # at the reference scripts, default ../shared/php-reference)
 set -euo pipefail
 runs=10
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then runs=$1; shift; fi
 ref=${PHP_REFERENCE:-../shared/php-reference}
+cargo build -q --release --features fast-alloc --bin phpxml
 bin=target/release/phpxml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

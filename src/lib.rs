@@ -17,12 +17,21 @@
 //!   (`xml_parser_create_ns()`), configured with typed setters or
 //!   [`Parser::set_option`] (`xml_parser_set_option()`).
 //! * [`Parser::parse`] is `xml_parse()`: it calls the methods of your
-//!   [`Handler`], one per `xml_set_*_handler()`.
+//!   [`Handler`], one per `xml_set_*_handler()`. In Rust's shape:
+//!   [`Parser::feed`] returns `Result<(), ParseError>`, and
+//!   [`Parser::feed_utf8`] drives a [`Utf8Handler`], whose methods take
+//!   `&str`, while the target encoding is UTF-8. A handler stops the
+//!   parse as libxml2's `xmlStopParser()` does with
+//!   [`Handler::stop_requested`].
 //! * [`Parser::parse_into_struct`] is `xml_parse_into_struct()`: it gives a
-//!   [`Struct`] with PHP's `$values` ([`Entry`]) and `$index`.
+//!   [`Struct`] with PHP's `$values` ([`Entry`]) and `$index`;
+//!   [`Parser::parse_struct`] returns it as a `Result`.
+//! * [`ParseError`] is the error state (`xml_get_error_code()` and the
+//!   position); [`ErrorCode`] names libxml2's numbers.
 //! * [`Parser::events`] is for those who prefer a pull parser: an iterator
 //!   of owned [`Event`]s with the same semantics, reading any
-//!   [`std::io::Read`] in bounded memory.
+//!   [`std::io::Read`] in bounded memory; [`Event::to_quick_xml`] gives
+//!   them to a `quick_xml::Writer`.
 //! * [`decode`] is PHP's UTF-8 decoding: `utf8_decode()`, `utf8_encode()`
 //!   and the `xml_utf8_decode()` every string goes through.
 //! * [`json`] is PHP's `json_encode()` byte for byte: string escaping with
@@ -175,9 +184,9 @@
 //! | `xml_set_start_namespace_decl_handler()` | [`Handler::start_namespace_decl`] |
 //! | `xml_set_end_namespace_decl_handler()` | [`Handler::end_namespace_decl`] (libxml2 never calls it) |
 //! | `xml_set_object($parser, $object)` | the handler value itself: its fields are the object's properties |
-//! | `xml_parse($parser, $data, $is_final)` | [`Parser::parse`]`(&mut handler, data, is_final)` returns `bool` |
+//! | `xml_parse($parser, $data, $is_final)` | [`Parser::parse`]`(&mut handler, data, is_final)` returns `bool`; [`Parser::feed`] a `Result`; [`Parser::feed_utf8`] with a [`Utf8Handler`] |
 //! | `xml_parse_into_struct($parser, $data, $values, $index)` | [`Parser::parse_into_struct`]`(data)` returns [`Struct`] `{ ok, values, index }`; with handlers too: [`Parser::parse_into_struct_with`] |
-//! | `xml_get_error_code()` | [`Parser::error_code`]; all of the error state at once: [`Parser::last_error`] |
+//! | `xml_get_error_code()` | [`Parser::error_code`]; all of the error state at once: [`Parser::last_error`]; by name: [`ErrorCode`] |
 //! | `xml_error_string($code)` | [`error_string`]`(code)`, [`ParseError::message`] |
 //! | `xml_get_current_line_number()` | [`Parser::line`] |
 //! | `xml_get_current_column_number()` | [`Parser::column`] |
@@ -189,9 +198,12 @@
 //! | `json_encode()` | [`json::Value::encode`], [`json::escape_string`]; the JSON value alone: the `serde` feature |
 //! | `$attrs['ID']` | [`attribute`]`(attrs, b"ID")` |
 //! | (none: a pull parser) | [`Parser::events`] → [`EventReader`] of [`Event`] |
+//! | (none: a handler cannot stop `xml_parse()`) | [`Handler::stop_requested`] |
+//! | `unset($array[$key])` | [`json::Array::remove`] |
 //!
 //! Strings are byte slices (`&[u8]`) because PHP's are: in an ISO-8859-1 or
-//! US-ASCII target they are not UTF-8. A PHP `false` argument (no public id,
+//! US-ASCII target they are not UTF-8 ([`Utf8Handler`] gives `&str` where
+//! the target is UTF-8). A PHP `false` argument (no public id,
 //! a processing instruction without data, the default namespace's prefix)
 //! is `None`.
 //!
@@ -254,8 +266,16 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 ```
 "##
 )]
+//! * **`fast-alloc`** (off by default): the `phpxml` command allocates
+//!   with mimalloc (`xml_parse_into_struct()`'s arrays are millions of small
+//!   allocations). It compiles mimalloc's C code, so it stays off for
+//!   library users, whose default build is Rust only; install the command
+//!   with `cargo install --path . --features fast-alloc`.
 //! * **`simdutf`** (off by default): only adds the C++ simdutf library to
 //!   the decoder benchmarks as a speed peer; the library never uses it.
+//! * **`expat`** (off by default): only adds libexpat with no-op handlers
+//!   to the parse benchmark as a speed peer (needs the system libexpat and
+//!   `pkg-config`); the library never uses it.
 //!
 //! # Minimum Rust version
 //!
@@ -269,6 +289,7 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 // with `#[allow(unsafe_code)]`; there every unsafe block says why it is
 // sound.
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Clippy's pedantic group is on for every target, with its crate-wide
 // allow-list in Cargo.toml's `[lints.clippy]` (the SIMD kernels allow a
 // few more, each in its own module; anything else gets a local `#[allow]`
@@ -290,10 +311,11 @@ mod simd;
 
 pub use decode::TargetEncoding;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use php::IndexArray;
 pub use php::{
-    Entry, EntryType, Error, Event, EventReader, Handler, HandlerSet, Key, OptionValue, ParseError,
-    Parser, Struct, XmlOption, attribute, error_string,
+    Entry, EntryType, Error, ErrorCode, Event, EventReader, Handler, HandlerSet, Key, OptionValue,
+    ParseError, Parser, Struct, Utf8Handler, XmlOption, attribute, error_string,
 };
 
 /// The README's examples, run as doctests.

@@ -60,4 +60,10 @@ pub(crate) trait Sax {
     /// A namespace declaration, before the start tag that holds it; prefix
     /// `None` for the default namespace.
     fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]);
+    /// Whether the user asked to stop: the core then does what
+    /// `xmlStopParser` does, at the top of its push loop and at the end of
+    /// the parse call (events already under way are dropped by the sink).
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }

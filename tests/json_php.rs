@@ -468,7 +468,7 @@ impl Unserializer<'_> {
                 for _ in 0..count {
                     let key = match self.value() {
                         Value::Int(n) => Key::Int(n),
-                        Value::String(s) => Key::String(s),
+                        Value::String(s) => Key::Str(s),
                         other => panic!("key {other:?}"),
                     };
                     a.insert(key, self.value());

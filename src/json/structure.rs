@@ -2,45 +2,34 @@
 //! `json_encode()` sees.
 
 use super::{Array, Key, Value};
-use crate::php::{self, Entry, EntryType, Struct};
-
-impl From<&php::Key> for Key {
-    /// The same key: PHP's attribute arrays already hold int keys where
-    /// PHP makes them.
-    fn from(key: &php::Key) -> Self {
-        match key {
-            php::Key::Int(n) => Self::Int(*n),
-            php::Key::Str(s) => Self::String(s.clone()),
-        }
-    }
-}
+use crate::php::{Entry, EntryType, Struct};
 
 /// One entry of `$values`, keys in PHP's order (see [`Entry`]).
 fn entry_value(entry: &Entry) -> Value {
     let mut a = Array::new();
     let string = |s: &[u8]| Value::String(s.to_vec());
-    a.append_new(Key::String(b"tag".to_vec()), string(&entry.tag));
+    a.append_new(Key::Str(b"tag".to_vec()), string(&entry.tag));
     if entry.kind == EntryType::Cdata
         && let Some(value) = &entry.value
     {
-        a.append_new(Key::String(b"value".to_vec()), string(value));
+        a.append_new(Key::Str(b"value".to_vec()), string(value));
     }
     a.append_new(
-        Key::String(b"type".to_vec()),
+        Key::Str(b"type".to_vec()),
         string(entry.kind.as_str().as_bytes()),
     );
-    a.append_new(Key::String(b"level".to_vec()), Value::Int(entry.level));
+    a.append_new(Key::Str(b"level".to_vec()), Value::Int(entry.level));
     if let Some(attributes) = &entry.attributes {
         let mut attrs = Array::new();
         for (key, value) in attributes {
-            attrs.append_new(key.into(), string(value));
+            attrs.append_new(key.clone(), string(value));
         }
-        a.append_new(Key::String(b"attributes".to_vec()), Value::Array(attrs));
+        a.append_new(Key::Str(b"attributes".to_vec()), Value::Array(attrs));
     }
     if entry.kind != EntryType::Cdata
         && let Some(value) = &entry.value
     {
-        a.append_new(Key::String(b"value".to_vec()), string(value));
+        a.append_new(Key::Str(b"value".to_vec()), string(value));
     }
     Value::Array(a)
 }
@@ -92,7 +81,7 @@ pub fn index_to_value(index: &[(Vec<u8>, Vec<i64>)]) -> Value {
         for &p in positions {
             list.push(Value::Int(p));
         }
-        a.append_new(Key::String(tag.clone()), Value::Array(list));
+        a.append_new(Key::Str(tag.clone()), Value::Array(list));
     }
     Value::Array(a)
 }

@@ -3,6 +3,7 @@
 use super::escape::escape_string;
 use super::number::{write_double, write_int};
 use super::{JsonError, JsonFlags};
+pub use crate::php::Key;
 
 /// A PHP value of the kinds `xml_parse_into_struct()` produces, and the
 /// other scalars: enough to reproduce `json_encode()` on them.
@@ -30,71 +31,6 @@ pub enum Value {
     String(Vec<u8>),
     /// A PHP array.
     Array(Array),
-}
-
-/// An array key: PHP keeps ints and strings apart.
-///
-/// Array literals and `$a[$k]` turn decimal-integer strings into int keys
-/// ([`Key::from_php`]); some internal functions (the index array of
-/// `xml_parse_into_struct()`) keep string keys as they are
-/// ([`Key::String`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Key {
-    /// An int key.
-    Int(i64),
-    /// A string key.
-    String(Vec<u8>),
-}
-
-impl Key {
-    /// The key PHP uses for `$array[$bytes]`: an int key when `bytes` is a
-    /// canonical decimal integer in range (`"0"`, `"-12"`, but not `"012"`,
-    /// `"-0"`, `"+1"`, `" 1"` or `"9223372036854775808"`), else a string
-    /// key.
-    ///
-    /// ```
-    /// use phpxml::json::Key;
-    ///
-    /// assert_eq!(Key::from_php(b"-12"), Key::Int(-12));
-    /// assert_eq!(Key::from_php(b"012"), Key::String(b"012".to_vec()));
-    /// assert_eq!(Key::from_php(b"-0"), Key::String(b"-0".to_vec()));
-    /// ```
-    #[must_use]
-    pub fn from_php(bytes: &[u8]) -> Self {
-        let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
-        let canonical = match digits {
-            [b'0'] => bytes.len() == 1,
-            [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
-            _ => false,
-        };
-        if canonical
-            && let Ok(text) = std::str::from_utf8(bytes)
-            && let Ok(n) = text.parse::<i64>()
-        {
-            return Self::Int(n);
-        }
-        Self::String(bytes.to_vec())
-    }
-}
-
-impl From<i64> for Key {
-    fn from(n: i64) -> Self {
-        Self::Int(n)
-    }
-}
-
-impl From<&str> for Key {
-    /// As [`Key::from_php`].
-    fn from(s: &str) -> Self {
-        Self::from_php(s.as_bytes())
-    }
-}
-
-impl From<&[u8]> for Key {
-    /// As [`Key::from_php`].
-    fn from(s: &[u8]) -> Self {
-        Self::from_php(s)
-    }
 }
 
 /// A PHP array: entries in insertion order, each key once.
@@ -163,8 +99,27 @@ impl Array {
             .map(|(_, v)| v)
     }
 
+    /// `unset($array[$key])`: removes the entry and returns its value. The
+    /// other entries keep their order, and the next [`push`](Self::push)
+    /// takes the index it would have taken before, as in PHP.
+    ///
+    /// ```
+    /// use phpxml::json::{Array, Key, Value};
+    ///
+    /// // PHP 8.2: $a = ['x', 'y', 'z']; unset($a[1]); $a[] = 'w'; echo json_encode($a);
+    /// let mut a: Array = ["x", "y", "z"].into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect();
+    /// assert_eq!(a.remove(&Key::Int(1)), Some("y".into()));
+    /// assert_eq!(a.remove(&Key::Int(1)), None);
+    /// a.push("w");
+    /// assert_eq!(Value::from(a).to_json(Default::default()).unwrap(), br#"{"0":"x","2":"z","3":"w"}"#);
+    /// ```
+    pub fn remove(&mut self, key: &Key) -> Option<Value> {
+        let at = self.entries.iter().position(|(k, _)| k == key)?;
+        Some(self.entries.remove(at).1)
+    }
+
     /// `$array[$key] = $value`: replaces the value in place when the key
-    /// exists, else appends. String keys go through [`Key::from_php`] when
+    /// exists, else appends. String keys go through [`Key::from_php_string`] when
     /// given as `&str` or `&[u8]`.
     pub fn insert(&mut self, key: impl Into<Key>, value: impl Into<Value>) {
         let key = key.into();
@@ -483,7 +438,7 @@ impl Encoder {
                 write_int(*n, out);
                 out.push(b'"');
             }
-            Key::String(s) => {
+            Key::Str(s) => {
                 let flags = self.flags.difference(JsonFlags::NUMERIC_CHECK);
                 if let Err(err) = escape_string(s, flags, out) {
                     self.error = Some(err);
@@ -527,15 +482,15 @@ mod tests {
         ];
         for k in int {
             assert_eq!(
-                Key::from_php(k.as_bytes()),
+                Key::from_php_string(k.as_bytes()),
                 Key::Int(k.parse().unwrap()),
                 "{k:?}"
             );
         }
         for k in string {
             assert_eq!(
-                Key::from_php(k.as_bytes()),
-                Key::String(k.as_bytes().to_vec()),
+                Key::from_php_string(k.as_bytes()),
+                Key::Str(k.as_bytes().to_vec()),
                 "{k:?}"
             );
         }

@@ -464,6 +464,10 @@ impl Core {
             if self.error_code != 0 && self.disable_sax {
                 return;
             }
+            if sink.stop_requested() {
+                self.stop();
+                return;
+            }
             if self.input.pending_enc_error && self.state != State::Start {
                 self.input.pending_enc_error = false;
                 // the converter failed: libxml2 reports it when it next reads

@@ -480,7 +480,7 @@ impl Core {
         is_final: bool,
     ) -> bool {
         self.installed = installed;
-        let ret = match (chunk, is_final) {
+        let mut ret = match (chunk, is_final) {
             (b">", false) => self
                 .parse_tag_close(sink)
                 .unwrap_or_else(|| self.parse_chunk(sink, chunk, is_final)),
@@ -489,6 +489,11 @@ impl Core {
                 .unwrap_or_else(|| self.parse_chunk(sink, chunk, is_final)),
             _ => self.parse_chunk(sink, chunk, is_final),
         };
+        if !self.halted && sink.stop_requested() {
+            // the last event of the call asked to stop
+            self.stop();
+            ret = err::USER_STOP;
+        }
         if is_final {
             // The stack of a deep document is not needed past its end
             // (the caller may go on to build large results).

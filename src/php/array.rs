@@ -3,7 +3,9 @@
 
 use std::borrow::Cow;
 
-/// A PHP array key: an integer or a byte string.
+/// A PHP array key: an integer or a byte string. The one key type of the
+/// crate: attribute arrays, `xml_parse_into_struct()`'s index and
+/// [`json::Array`](crate::json::Array) all use it.
 ///
 /// PHP stores a string key that is the canonical decimal form of an integer
 /// (`"0"`, `"42"`, `"-7"`, but not `"007"`, `"-0"`, `"+1"` or `" 1"`) as that
@@ -41,6 +43,26 @@ impl Key {
             Self::Int(i) => Cow::Owned(i.to_string().into_bytes()),
             Self::Str(s) => Cow::Borrowed(s),
         }
+    }
+}
+
+impl From<i64> for Key {
+    fn from(n: i64) -> Self {
+        Self::Int(n)
+    }
+}
+
+impl From<&str> for Key {
+    /// As [`Key::from_php_string`] (`$array["12"]` is `$array[12]`).
+    fn from(s: &str) -> Self {
+        Self::from_php_string(s.as_bytes())
+    }
+}
+
+impl From<&[u8]> for Key {
+    /// As [`Key::from_php_string`].
+    fn from(s: &[u8]) -> Self {
+        Self::from_php_string(s)
     }
 }
 

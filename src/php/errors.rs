@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use crate::decode::TargetEncoding;
+use crate::php::error_code::ErrorCode;
+
 /// The messages `xml_error_string(0..=101)` returns in PHP 8.2 built on
 /// libxml2; the position is the libxml2 error number. Captured from PHP
 /// itself (and matching the table in php-src `ext/xml/compat.c`). Entries
@@ -166,6 +169,12 @@ impl ParseError {
     pub fn message(&self) -> &'static str {
         error_string(self.code)
     }
+
+    /// [`code`](Self::code) by name, if libxml2 names it.
+    #[must_use]
+    pub fn error_code(&self) -> Option<ErrorCode> {
+        ErrorCode::from_i32(self.code)
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -209,6 +218,10 @@ pub enum Error {
     /// truncated to a C `int`, as PHP 8.2 stores it; PHP then warns, sets
     /// the option to 0 and returns `false`. Holds the value given.
     SkipTagstartOutOfRange(i64),
+    /// A [`Utf8Handler`](crate::Utf8Handler) was given a parser whose
+    /// target encoding is not UTF-8 (it holds the target): its strings
+    /// would not be `&str`.
+    TargetNotUtf8(TargetEncoding),
     /// The document is not well-formed (or not namespace-well-formed), as
     /// PHP's `xml_parse()` returning 0 tells.
     Parse(ParseError),
@@ -243,6 +256,11 @@ impl fmt::Display for Error {
             Self::SkipTagstartOutOfRange(value) => write!(
                 f,
                 "skip tagstart {value} is out of range: expected 0 to 2147483647 (the option is reset to 0)"
+            ),
+            Self::TargetNotUtf8(target) => write!(
+                f,
+                "a UTF-8 handler needs the UTF-8 target encoding, not {}",
+                target.php_name()
             ),
             Self::Parse(e) => e.fmt(f),
             Self::Io(e) => write!(f, "cannot read the document: {e}"),

@@ -184,6 +184,58 @@ impl Event {
 struct Collector {
     set: HandlerSet,
     queue: VecDeque<Event>,
+    /// Events [`EventReader::next_borrowed`] handed out and took back,
+    /// whose buffers the next ones of their kind reuse.
+    spare: Spare,
+}
+
+/// Spent events of the frequent kinds, kept for their allocations.
+#[derive(Debug, Default)]
+struct Spare {
+    /// By number of attributes (the last pool: seven or more), so that
+    /// an attribute array is refilled slot for slot.
+    starts: [Vec<Event>; 8],
+    ends: Vec<Event>,
+    texts: Vec<Event>,
+}
+
+impl Spare {
+    /// Keeps `event`'s allocations, if of a frequent kind and not of a
+    /// joined text larger than a block (which is not kept alive).
+    fn recycle(&mut self, event: Event) {
+        let pool = match &event {
+            Event::StartElement { attributes, .. } => &mut self.starts[attributes.len().min(7)],
+            Event::EndElement { .. } => &mut self.ends,
+            Event::CharacterData(text)
+                if text.capacity() <= EventReader::<()>::DEFAULT_BLOCK_SIZE =>
+            {
+                &mut self.texts
+            }
+            _ => return,
+        };
+        pool.push(event);
+    }
+}
+
+/// `to` becomes a copy of `from`, in `to`'s allocation.
+fn refill(to: &mut Vec<u8>, from: &[u8]) {
+    to.clear();
+    to.extend_from_slice(from);
+}
+
+/// `to` becomes a copy of the attribute array `from`, reusing `to`'s
+/// slots.
+fn refill_attributes(to: &mut Vec<(Key, Vec<u8>)>, from: &[(Key, Vec<u8>)]) {
+    to.truncate(from.len());
+    for (slot, (key, value)) in to.iter_mut().zip(from) {
+        match (&mut slot.0, key) {
+            (Key::Str(to), Key::Str(from)) => refill(to, from),
+            (to, from) => to.clone_from(from),
+        }
+        refill(&mut slot.1, value);
+    }
+    let reused = to.len();
+    to.extend_from_slice(&from[reused..]);
 }
 
 fn owned(s: Option<&[u8]>) -> Option<Vec<u8>> {
@@ -196,20 +248,46 @@ impl Handler for Collector {
     }
 
     fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
-        self.queue.push_back(Event::StartElement {
-            name: name.to_vec(),
-            attributes: attributes.to_vec(),
-        });
+        let event = match self.spare.starts[attributes.len().min(7)].pop() {
+            Some(Event::StartElement {
+                name: mut spare_name,
+                attributes: mut spare_attributes,
+            }) => {
+                refill(&mut spare_name, name);
+                refill_attributes(&mut spare_attributes, attributes);
+                Event::StartElement {
+                    name: spare_name,
+                    attributes: spare_attributes,
+                }
+            }
+            _ => Event::StartElement {
+                name: name.to_vec(),
+                attributes: attributes.to_vec(),
+            },
+        };
+        self.queue.push_back(event);
     }
 
     fn end_element(&mut self, name: &[u8]) {
-        self.queue.push_back(Event::EndElement {
-            name: name.to_vec(),
-        });
+        let name = match self.spare.ends.pop() {
+            Some(Event::EndElement { name: mut spare }) => {
+                refill(&mut spare, name);
+                spare
+            }
+            _ => name.to_vec(),
+        };
+        self.queue.push_back(Event::EndElement { name });
     }
 
     fn character_data(&mut self, data: &[u8]) {
-        self.queue.push_back(Event::CharacterData(data.to_vec()));
+        let data = match self.spare.texts.pop() {
+            Some(Event::CharacterData(mut spare)) => {
+                refill(&mut spare, data);
+                spare
+            }
+            _ => data.to_vec(),
+        };
+        self.queue.push_back(Event::CharacterData(data));
     }
 
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
@@ -364,6 +442,8 @@ pub struct EventReader<R> {
     pending: Option<Vec<u8>>,
     ahead: Vec<u8>,
     state: State,
+    /// The event [`next_borrowed`](Self::next_borrowed) lent last.
+    lent: Option<Event>,
 }
 
 impl Parser {
@@ -391,12 +471,14 @@ impl Parser {
             collector: Collector {
                 set: HandlerSet::COMMON,
                 queue: VecDeque::new(),
+                spare: Spare::default(),
             },
             block_size: EventReader::<R>::DEFAULT_BLOCK_SIZE,
             coalesce: false,
             pending: None,
             ahead: Vec::new(),
             state: State::Reading,
+            lent: None,
         }
     }
 }
@@ -497,6 +579,35 @@ impl<R: Read> EventReader<R> {
         self
     }
 
+    /// The next event, borrowed from the reader until the next call: the
+    /// same events as the [`Iterator`], whose buffers the reader then
+    /// reuses for later events of the same kind, so that reading a
+    /// document allocates nothing per element, end tag or piece of text
+    /// once the first block has been read.
+    ///
+    /// ```
+    /// use phpxml::{Event, Parser};
+    ///
+    /// let mut events = Parser::new(None)?.events(&b"<a><b>x</b><b>y</b></a>"[..]);
+    /// let mut texts = Vec::new();
+    /// while let Some(event) = events.next_borrowed() {
+    ///     if let Event::CharacterData(text) = event? {
+    ///         texts.push(String::from_utf8_lossy(text).into_owned());
+    ///     }
+    /// }
+    /// assert_eq!(texts, ["x", "y"]);
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    pub fn next_borrowed(&mut self) -> Option<Result<&Event, Error>> {
+        if let Some(spent) = self.lent.take() {
+            self.collector.spare.recycle(spent);
+        }
+        match self.next()? {
+            Ok(event) => Some(Ok(self.lent.insert(event))),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
     /// The parser, for its position (`xml_get_current_line_number()` and
     /// friends) between events: it reflects the end of the last block fed,
     /// not the event last yielded.
@@ -584,7 +695,9 @@ impl<R: Read> EventReader<R> {
         loop {
             while let Some(Event::CharacterData(more)) = self.collector.queue.front() {
                 text.extend_from_slice(more);
-                self.collector.queue.pop_front();
+                if let Some(joined) = self.collector.queue.pop_front() {
+                    self.collector.spare.recycle(joined);
+                }
             }
             if !self.collector.queue.is_empty() || !matches!(self.state, State::Reading) {
                 return Event::CharacterData(text);

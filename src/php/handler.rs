@@ -202,6 +202,60 @@ pub trait Handler {
 
     /// End namespace declaration handler: PHP on libxml2 never calls it.
     fn end_namespace_decl(&mut self, prefix: Option<&[u8]>) {}
+
+    /// Whether to stop parsing, as libxml2's `xmlStopParser()` does; asked
+    /// before each handler call and by the parser's loop. Once it says
+    /// `true` in a parse call, no handler is called again, that call
+    /// returns `false` (or [`ErrorCode::UserStop`] from
+    /// [`Parser::feed`](crate::Parser::feed)) and so does every later one:
+    /// the parser is finished, as after a fatal error. The error code is
+    /// libxml2's `XML_ERR_USER_STOP` (111), whose PHP message is
+    /// `"Unknown"`. The position is what PHP reports after the
+    /// `xmlStopParser()` of a refused external entity: line and column
+    /// past the construct whose event stopped, and a byte index that
+    /// counts only input dropped before (the input is released: 0 for a
+    /// document under 4 KiB).
+    ///
+    /// PHP has no such way: a PHP handler can only stop a parse by
+    /// returning `false` from the external entity reference handler
+    /// (error 21, which uses the same `xmlStopParser()`), and
+    /// `xml_parser_free()` inside a handler is an error in PHP 8.
+    ///
+    /// ```
+    /// use phpxml::{ErrorCode, Handler, Key, Parser};
+    ///
+    /// /// The first `<title>`'s text, then no further parsing.
+    /// #[derive(Default)]
+    /// struct FirstTitle { inside: bool, title: Vec<u8>, done: bool }
+    ///
+    /// impl Handler for FirstTitle {
+    ///     fn start_element(&mut self, name: &[u8], _: &[(Key, Vec<u8>)]) {
+    ///         self.inside = name == b"TITLE";
+    ///     }
+    ///     fn character_data(&mut self, data: &[u8]) {
+    ///         if self.inside { self.title.extend_from_slice(data) }
+    ///     }
+    ///     fn end_element(&mut self, name: &[u8]) {
+    ///         self.done |= name == b"TITLE";
+    ///     }
+    ///     fn stop_requested(&self) -> bool {
+    ///         self.done
+    ///     }
+    /// }
+    ///
+    /// let mut parser = Parser::new(None)?;
+    /// let mut first = FirstTitle::default();
+    /// let error = parser.feed(&mut first, b"<r><title>A</title><title>B</title>", false).unwrap_err();
+    /// assert_eq!(error.error_code(), Some(ErrorCode::UserStop));
+    /// assert_eq!(first.title, b"A");
+    /// assert!(parser.feed(&mut first, b"</r>", true).is_err()); // finished
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    ///
+    /// [`ErrorCode::UserStop`]: crate::ErrorCode::UserStop
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// Nothing set: [`Parser::parse`](crate::Parser::parse) with `&mut ()`

@@ -2,16 +2,20 @@
 //! case folding, handlers, `xml_parse_into_struct()` and the error table.
 
 mod array;
+mod error_code;
 mod errors;
 mod events;
 mod handler;
 mod options;
 mod parser;
+mod quick;
 #[cfg(feature = "serde")]
 mod ser;
 mod structure;
+mod utf8;
 
 pub use array::{Key, attribute};
+pub use error_code::ErrorCode;
 pub use errors::{Error, ParseError, error_string};
 pub use events::{Event, EventReader};
 pub use handler::{Handler, HandlerSet};
@@ -21,6 +25,7 @@ pub use parser::Parser;
 pub use ser::IndexArray;
 pub use structure::{Entry, EntryType, Struct};
 pub(crate) use structure::{EntryRef, KeyRef, StructData};
+pub use utf8::Utf8Handler;
 
 #[cfg(test)]
 mod tests;

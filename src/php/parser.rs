@@ -9,6 +9,7 @@ use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
 use crate::php::structure::{Builder, Struct, StructData, skip_tagstart};
+use crate::php::utf8::AttributePairs;
 use crate::sax::{Attribute, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
@@ -37,6 +38,8 @@ pub struct Parser {
     builder: Builder,
     /// Buffers the handler calls reuse from one call to the next.
     buffers: Buffers,
+    /// The attribute pairs of [`Parser::feed_utf8`]'s handler calls.
+    utf8_pairs: AttributePairs,
 }
 
 /// The [`Adapter`]'s working buffers, kept by the parser between
@@ -46,6 +49,8 @@ struct Buffers {
     names: OpenNames,
     text: Vec<u8>,
     scratch: Vec<u8>,
+    /// The optional strings of a handler call (PHP's `false` or a string).
+    optional: [Vec<u8>; 3],
     /// The keys of the attribute array being filled.
     keys: KeySet,
     /// Attribute arrays, one chosen by the element's name: elements of
@@ -224,6 +229,7 @@ impl Parser {
             struct_installed: false,
             builder: Builder::default(),
             buffers: Buffers::default(),
+            utf8_pairs: AttributePairs::new(),
         })
     }
 
@@ -420,6 +426,7 @@ impl Parser {
     /// # Ok::<(), phpxml::Error>(())
     /// ```
     #[inline]
+    #[must_use = "`false` means the document is malformed (see `Parser::last_error`); `Parser::feed` returns a `Result`"]
     pub fn parse<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -454,6 +461,82 @@ impl Parser {
         ok
     }
 
+    /// [`parse`](Self::parse) shaped for Rust: `Ok(())` while the document
+    /// is well-formed so far, otherwise the error with its position
+    /// ([`Parser::last_error`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseError`] when `xml_parse()` would return 0.
+    ///
+    /// ```
+    /// use phpxml::{ErrorCode, Parser};
+    ///
+    /// let mut parser = Parser::new(None)?;
+    /// parser.feed(&mut (), b"<doc>", false)?;
+    /// let error = parser.feed(&mut (), b"</dog>", true).unwrap_err();
+    /// assert_eq!(error.error_code(), Some(ErrorCode::TagNameMismatch));
+    /// assert_eq!((error.line, error.column), (1, 12));
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    pub fn feed<H: Handler + ?Sized>(
+        &mut self,
+        handler: &mut H,
+        chunk: &[u8],
+        is_final: bool,
+    ) -> Result<(), ParseError> {
+        if self.parse(handler, chunk, is_final) {
+            Ok(())
+        } else {
+            Err(self.parse_error())
+        }
+    }
+
+    /// [`parse_into_struct`](Self::parse_into_struct) shaped for Rust: the
+    /// arrays of a well-formed document, or the error (the arrays built up
+    /// to it are dropped; `parse_into_struct` keeps them, as PHP does).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseError`] when `xml_parse_into_struct()` would return 0.
+    ///
+    /// ```
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// let result = parser.parse_struct(b"<r><i>1</i></r>")?;
+    /// assert_eq!(result.values[1].value.as_deref(), Some(&b"1"[..]));
+    /// assert!(phpxml::Parser::new(None)?.parse_struct(b"<r>").is_err());
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    pub fn parse_struct(&mut self, data: &[u8]) -> Result<Struct, ParseError> {
+        let result = self.parse_into_struct(data);
+        if result.ok {
+            Ok(result)
+        } else {
+            Err(self.parse_error())
+        }
+    }
+
+    /// The attribute pairs' buffer, for a [`feed_utf8`](Self::feed_utf8)
+    /// call to fill and give back.
+    pub(crate) fn take_utf8_pairs(&mut self) -> AttributePairs {
+        std::mem::take(&mut self.utf8_pairs)
+    }
+
+    /// Keeps the attribute pairs' buffer for the next call.
+    pub(crate) fn keep_utf8_pairs(&mut self, pairs: AttributePairs) {
+        self.utf8_pairs = pairs;
+    }
+
+    /// The error state after a parse call that returned `false`.
+    fn parse_error(&self) -> ParseError {
+        ParseError {
+            code: self.error_code(),
+            line: self.line(),
+            column: self.column(),
+            byte_index: self.byte_index(),
+        }
+    }
+
     /// `xml_parse_into_struct(parser, data, values, index)` with no
     /// handlers set: parses `data` as the final chunk and builds PHP's
     /// arrays. Afterwards the parser behaves as one with element and
@@ -476,6 +559,7 @@ impl Parser {
     /// assert!(!result.ok);
     /// # Ok::<(), phpxml::Error>(())
     /// ```
+    #[must_use = "the arrays and whether the document was well-formed (`Struct::ok`)"]
     pub fn parse_into_struct(&mut self, data: &[u8]) -> Struct {
         self.parse_into_struct_with(&mut (), data)
     }
@@ -500,6 +584,7 @@ impl Parser {
     /// assert_eq!(result.values.len(), 3);
     /// # Ok::<(), phpxml::Error>(())
     /// ```
+    #[must_use = "the arrays and whether the document was well-formed (`Struct::ok`)"]
     pub fn parse_into_struct_with<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -922,15 +1007,25 @@ fn emptied_str(key: &mut Key) -> &mut Vec<u8> {
     bytes
 }
 
-impl<H: Handler + ?Sized> Adapter<'_, H> {
-    fn opt(&mut self, s: Option<&[u8]>) -> Option<Vec<u8>> {
-        s.map(|s| {
-            let mut v = Vec::with_capacity(s.len());
-            decode_into(s, self.coding.options.target, &mut v);
-            v
-        })
-    }
+/// `xml_utf8_decode()` of up to three optional strings (PHP's `false`
+/// for `None`) into the reused `buffers`.
+fn decode_optional<'b, const N: usize>(
+    buffers: &'b mut [Vec<u8>; 3],
+    values: [Option<&[u8]>; N],
+    target: TargetEncoding,
+) -> [Option<&'b [u8]>; N] {
+    const { assert!(N <= 3) };
+    let mut buffers = buffers.iter_mut();
+    values.map(|value| {
+        let buffer = buffers.next()?;
+        let value = value?;
+        decode_to(buffer, value, target);
+        let buffer: &'b Vec<u8> = buffer;
+        Some(buffer.as_slice())
+    })
+}
 
+impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// The rest of a start tag with attributes, whose name is on the name
     /// stack from `at`.
     #[inline(never)]
@@ -997,6 +1092,9 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         let buffers = &mut *self.buffers;
         let names = &mut buffers.names;
         let at = names.bytes.len();
@@ -1017,13 +1115,18 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn end_element(&mut self, name: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         let names = &mut self.buffers.names;
         let at = if let Some(at) = names.starts.pop() {
             #[cfg(debug_assertions)]
             {
-                let mut again = Vec::new();
-                decode_tag_append(self.coding, name, &mut again, &mut Vec::new());
-                debug_assert_eq!(again, names.bytes[at..], "an end pairs with its start");
+                // in the reused buffers: no allocation per event even here
+                let again = &mut self.buffers.text;
+                again.clear();
+                decode_tag_append(self.coding, name, again, &mut self.buffers.scratch);
+                debug_assert_eq!(*again, names.bytes[at..], "an end pairs with its start");
             }
             at
         } else {
@@ -1041,6 +1144,9 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn character_data(&mut self, data: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if self.builder.is_none() && self.coding.options.target == TargetEncoding::Utf8 {
             if self.set.character_data {
                 self.handler.character_data(data);
@@ -1051,16 +1157,26 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     }
 
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.processing_instruction {
             return;
         }
         decode_to(&mut self.buffers.text, target, self.coding.options.target);
-        let data = self.opt(data);
+        let [data] = decode_optional(
+            &mut self.buffers.optional,
+            [data],
+            self.coding.options.target,
+        );
         self.handler
-            .processing_instruction(&self.buffers.text, data.as_deref());
+            .processing_instruction(&self.buffers.text, data);
     }
 
     fn default(&mut self, data: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.default {
             return;
         }
@@ -1075,33 +1191,37 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         public_id: Option<&[u8]>,
         notation: Option<&[u8]>,
     ) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.unparsed_entity_decl {
             return;
         }
         decode_to(&mut self.buffers.text, name, self.coding.options.target);
-        let (system_id, public_id, notation) =
-            (self.opt(system_id), self.opt(public_id), self.opt(notation));
-        self.handler.unparsed_entity_decl(
-            &self.buffers.text,
-            None,
-            system_id.as_deref(),
-            public_id.as_deref(),
-            notation.as_deref(),
+        let [system_id, public_id, notation] = decode_optional(
+            &mut self.buffers.optional,
+            [system_id, public_id, notation],
+            self.coding.options.target,
         );
+        self.handler
+            .unparsed_entity_decl(&self.buffers.text, None, system_id, public_id, notation);
     }
 
     fn notation_decl(&mut self, name: &[u8], system_id: Option<&[u8]>, public_id: Option<&[u8]>) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.notation_decl {
             return;
         }
         decode_to(&mut self.buffers.text, name, self.coding.options.target);
-        let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
-        self.handler.notation_decl(
-            &self.buffers.text,
-            None,
-            system_id.as_deref(),
-            public_id.as_deref(),
+        let [system_id, public_id] = decode_optional(
+            &mut self.buffers.optional,
+            [system_id, public_id],
+            self.coding.options.target,
         );
+        self.handler
+            .notation_decl(&self.buffers.text, None, system_id, public_id);
     }
 
     fn external_entity_ref(
@@ -1110,6 +1230,10 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         system_id: Option<&[u8]>,
         public_id: Option<&[u8]>,
     ) -> bool {
+        if self.handler.stop_requested() {
+            // the core stops on its own, with the user's stop
+            return true;
+        }
         // PHP aborts when no handler is set.
         if !self.set.external_entity_ref {
             return false;
@@ -1119,23 +1243,34 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             open_entity_names,
             self.coding.options.target,
         );
-        let (system_id, public_id) = (self.opt(system_id), self.opt(public_id));
-        self.handler.external_entity_ref(
-            &self.buffers.text,
-            Some(b""),
-            system_id.as_deref(),
-            public_id.as_deref(),
-        )
+        let [system_id, public_id] = decode_optional(
+            &mut self.buffers.optional,
+            [system_id, public_id],
+            self.coding.options.target,
+        );
+        self.handler
+            .external_entity_ref(&self.buffers.text, Some(b""), system_id, public_id)
     }
 
     fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
         if !self.set.start_namespace_decl {
             return;
         }
-        let prefix = self.opt(prefix);
+        let [prefix] = decode_optional(
+            &mut self.buffers.optional,
+            [prefix],
+            self.coding.options.target,
+        );
         decode_to(&mut self.buffers.text, uri, self.coding.options.target);
         self.handler
-            .start_namespace_decl(prefix.as_deref(), &self.buffers.text);
+            .start_namespace_decl(prefix, &self.buffers.text);
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.handler.stop_requested()
     }
 }
 

@@ -56,6 +56,7 @@ pub(crate) const MAX_LEVEL: i64 = 255;
 /// # Ok::<(), phpxml::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[must_use = "`ok` says whether the document was well-formed"]
 pub struct Struct {
     /// The return value: `true` for PHP's 1, `false` for 0 (the document
     /// is malformed; the arrays hold what was built up to the error).

@@ -1,0 +1,318 @@
+//! Handlers that take `&str`: a parser whose target encoding is UTF-8
+//! gives every name and text as UTF-8, so [`Utf8Handler`] receives them as
+//! `&str` instead of bytes.
+
+use crate::decode::TargetEncoding;
+use crate::php::array::Key;
+use crate::php::errors::Error;
+use crate::php::handler::{Handler, HandlerSet};
+use crate::php::parser::Parser;
+
+/// PHP's handlers with `&str` arguments, for a parser whose target
+/// encoding is UTF-8, driven by [`Parser::feed_utf8`]. The methods, their
+/// routing ([`installed`](Self::installed)) and their PHP counterparts are
+/// those of [`Handler`]; only the strings differ. Attributes come as
+/// `(name, value)` pairs in PHP's array order.
+///
+/// The target encoding is checked by every [`Parser::feed_utf8`] call, so
+/// an ISO-8859-1 or US-ASCII target (set at creation or changed between
+/// calls with [`Parser::set_target_encoding`] or
+/// [`Parser::set_option`]) is refused with [`Error::TargetNotUtf8`] before
+/// any handler is called: no `&str` is ever made of Latin-1 bytes.
+///
+/// ```
+/// use phpxml::{Parser, Utf8Handler};
+///
+/// #[derive(Default)]
+/// struct Titles { inside: bool, titles: Vec<String> }
+///
+/// impl Utf8Handler for Titles {
+///     fn start_element(&mut self, name: &str, attributes: &[(&str, &str)]) {
+///         self.inside = name == "TITLE";
+///         if self.inside {
+///             let lang = attributes.iter().find(|(k, _)| *k == "LANG").map_or("", |(_, v)| *v);
+///             self.titles.push(format!("[{lang}] "));
+///         }
+///     }
+///     fn character_data(&mut self, data: &str) {
+///         if let (true, Some(title)) = (self.inside, self.titles.last_mut()) {
+///             title.push_str(data);
+///         }
+///     }
+///     fn end_element(&mut self, _name: &str) {
+///         self.inside = false;
+///     }
+/// }
+///
+/// let mut parser = Parser::new(None)?;
+/// let mut titles = Titles::default();
+/// parser.feed_utf8(&mut titles, "<r><title lang='fr'>Les Misérables</title></r>".as_bytes(), true)?;
+/// assert_eq!(titles.titles, ["[fr] Les Misérables"]);
+///
+/// // A Latin-1 target cannot feed a UTF-8 handler.
+/// let mut latin1 = Parser::new(Some("ISO-8859-1"))?;
+/// assert!(latin1.feed_utf8(&mut titles, b"<r/>", true).is_err());
+/// # Ok::<(), phpxml::Error>(())
+/// ```
+#[allow(unused_variables)]
+pub trait Utf8Handler {
+    /// Which handlers count as set, as [`Handler::installed`]. Default:
+    /// [`HandlerSet::COMMON`].
+    fn installed(&self) -> HandlerSet {
+        HandlerSet::COMMON
+    }
+
+    /// [`Handler::start_element`]: attributes as `(name, value)` pairs.
+    fn start_element(&mut self, name: &str, attributes: &[(&str, &str)]) {}
+
+    /// [`Handler::end_element`].
+    fn end_element(&mut self, name: &str) {}
+
+    /// [`Handler::character_data`].
+    fn character_data(&mut self, data: &str) {}
+
+    /// [`Handler::processing_instruction`].
+    fn processing_instruction(&mut self, target: &str, data: Option<&str>) {}
+
+    /// [`Handler::default_data`].
+    fn default_data(&mut self, data: &str) {}
+
+    /// [`Handler::unparsed_entity_decl`].
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &str,
+        base: Option<&str>,
+        system_id: Option<&str>,
+        public_id: Option<&str>,
+        notation: Option<&str>,
+    ) {
+    }
+
+    /// [`Handler::notation_decl`].
+    fn notation_decl(
+        &mut self,
+        name: &str,
+        base: Option<&str>,
+        system_id: Option<&str>,
+        public_id: Option<&str>,
+    ) {
+    }
+
+    /// [`Handler::external_entity_ref`]: `false` stops the parse with
+    /// error 21.
+    fn external_entity_ref(
+        &mut self,
+        open_entity_names: &str,
+        base: Option<&str>,
+        system_id: Option<&str>,
+        public_id: Option<&str>,
+    ) -> bool {
+        true
+    }
+
+    /// [`Handler::start_namespace_decl`].
+    fn start_namespace_decl(&mut self, prefix: Option<&str>, uri: &str) {}
+
+    /// [`Handler::end_namespace_decl`] (never called with libxml2).
+    fn end_namespace_decl(&mut self, prefix: Option<&str>) {}
+
+    /// [`Handler::stop_requested`]: `true` stops the parse as libxml2's
+    /// `xmlStopParser()` does.
+    fn stop_requested(&self) -> bool {
+        false
+    }
+}
+
+/// The `&str` pairs of an attribute array, kept between calls without its
+/// borrow so that its allocation is reused (refilled through
+/// [`reborrow`]).
+pub(crate) type AttributePairs = Vec<(&'static str, &'static str)>;
+
+/// An empty vector of `(&str, &str)` with the allocation of `pairs`:
+/// collecting a vector's own iterator reuses its buffer when the element
+/// layouts match, as they do here.
+fn reborrow<'a, 'b>(pairs: Vec<(&'a str, &'a str)>) -> Vec<(&'b str, &'b str)> {
+    pairs.into_iter().map(|_| ("", "")).collect()
+}
+
+/// Plays a [`Utf8Handler`] as a [`Handler`] of a UTF-8 target.
+struct Bridge<'h, H: ?Sized> {
+    handler: &'h mut H,
+    pairs: AttributePairs,
+    /// A string was not UTF-8. The parser's UTF-8 target output always
+    /// is; should that ever fail, the parse stops instead of calling the
+    /// handler with something else.
+    not_utf8: bool,
+}
+
+impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
+    /// `bytes` as `&str`, checked (the crate keeps `unsafe` to its SIMD
+    /// kernels, so a checked conversion it is).
+    fn text<'s>(&mut self, bytes: &'s [u8]) -> Option<&'s str> {
+        let text = std::str::from_utf8(bytes).ok();
+        self.not_utf8 |= text.is_none();
+        text
+    }
+
+    /// `Option<&[u8]>` as `Option<&str>`: `Err` when not UTF-8.
+    fn optional<'s>(&mut self, bytes: Option<&'s [u8]>) -> Result<Option<&'s str>, ()> {
+        match bytes {
+            None => Ok(None),
+            Some(bytes) => self.text(bytes).map(Some).ok_or(()),
+        }
+    }
+}
+
+impl<H: Utf8Handler + ?Sized> Handler for Bridge<'_, H> {
+    fn installed(&self) -> HandlerSet {
+        self.handler.installed()
+    }
+
+    fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
+        let Some(name) = self.text(name) else { return };
+        let mut pairs = reborrow(std::mem::take(&mut self.pairs));
+        for (key, value) in attributes {
+            // an integer key needs a name that is an integer, which XML
+            // names never are
+            let Key::Str(key) = key else {
+                self.not_utf8 = true;
+                return;
+            };
+            let (Some(key), Some(value)) = (self.text(key), self.text(value)) else {
+                return;
+            };
+            pairs.push((key, value));
+        }
+        self.handler.start_element(name, &pairs);
+        pairs.clear();
+        self.pairs = reborrow(pairs);
+    }
+
+    fn end_element(&mut self, name: &[u8]) {
+        if let Some(name) = self.text(name) {
+            self.handler.end_element(name);
+        }
+    }
+
+    fn character_data(&mut self, data: &[u8]) {
+        if let Some(data) = self.text(data) {
+            self.handler.character_data(data);
+        }
+    }
+
+    fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        if let (Some(target), Ok(data)) = (self.text(target), self.optional(data)) {
+            self.handler.processing_instruction(target, data);
+        }
+    }
+
+    fn default_data(&mut self, data: &[u8]) {
+        if let Some(data) = self.text(data) {
+            self.handler.default_data(data);
+        }
+    }
+
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+        notation: Option<&[u8]>,
+    ) {
+        if let (Some(name), Ok(base), Ok(system_id), Ok(public_id), Ok(notation)) = (
+            self.text(name),
+            self.optional(base),
+            self.optional(system_id),
+            self.optional(public_id),
+            self.optional(notation),
+        ) {
+            self.handler
+                .unparsed_entity_decl(name, base, system_id, public_id, notation);
+        }
+    }
+
+    fn notation_decl(
+        &mut self,
+        name: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) {
+        if let (Some(name), Ok(base), Ok(system_id), Ok(public_id)) = (
+            self.text(name),
+            self.optional(base),
+            self.optional(system_id),
+            self.optional(public_id),
+        ) {
+            self.handler.notation_decl(name, base, system_id, public_id);
+        }
+    }
+
+    fn external_entity_ref(
+        &mut self,
+        open_entity_names: &[u8],
+        base: Option<&[u8]>,
+        system_id: Option<&[u8]>,
+        public_id: Option<&[u8]>,
+    ) -> bool {
+        if let (Some(names), Ok(base), Ok(system_id), Ok(public_id)) = (
+            self.text(open_entity_names),
+            self.optional(base),
+            self.optional(system_id),
+            self.optional(public_id),
+        ) {
+            self.handler
+                .external_entity_ref(names, base, system_id, public_id)
+        } else {
+            true
+        }
+    }
+
+    fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        if let (Ok(prefix), Some(uri)) = (self.optional(prefix), self.text(uri)) {
+            self.handler.start_namespace_decl(prefix, uri);
+        }
+    }
+
+    fn end_namespace_decl(&mut self, prefix: Option<&[u8]>) {
+        if let Ok(prefix) = self.optional(prefix) {
+            self.handler.end_namespace_decl(prefix);
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.not_utf8 || self.handler.stop_requested()
+    }
+}
+
+impl Parser {
+    /// [`feed`](Parser::feed) for a [`Utf8Handler`]: `xml_parse()` with
+    /// names and texts as `&str`. The target encoding is checked on each
+    /// call, before anything is parsed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TargetNotUtf8`] when the target encoding is not UTF-8
+    /// (nothing is parsed); [`Error::Parse`] when `xml_parse()` would
+    /// return 0.
+    pub fn feed_utf8<H: Utf8Handler + ?Sized>(
+        &mut self,
+        handler: &mut H,
+        chunk: &[u8],
+        is_final: bool,
+    ) -> Result<(), Error> {
+        let target = self.target_encoding();
+        if target != TargetEncoding::Utf8 {
+            return Err(Error::TargetNotUtf8(target));
+        }
+        let mut bridge = Bridge {
+            handler,
+            pairs: self.take_utf8_pairs(),
+            not_utf8: false,
+        };
+        let result = self.feed(&mut bridge, chunk, is_final);
+        self.keep_utf8_pairs(bridge.pairs);
+        Ok(result?)
+    }
+}
