@@ -43,11 +43,394 @@ pub(super) fn utf8_errors256(
     unsafe { utf8_errors(kl, cur, p1, p2, p3) }
 }
 
+/// The loop of both kernels, expanded into each so that it is compiled
+/// with its features (and its intrinsics are safe calls there), and
+/// once per way of writing non-ASCII text (`RAW`:
+/// `kernel.raw_unicode`) so that neither loop carries the other's
+/// code. (A function with AVX2 of its own was 20 to 45% slower on
+/// ASCII and escape-heavy text: the AVX-512 helpers could not be
+/// inlined into it.) It returns from the function it is expanded in.
+///
+/// With `DENSE`, the CPU must have what [`json_escape_avx512`] needs.
+macro_rules! json_escape_body {
+    ($dense:expr, $raw:expr, $src:expr, $i:expr, $out:expr, $kernel:expr) => {{
+        const DENSE: bool = $dense;
+        const RAW: bool = $raw;
+        const W: usize = JSON_WINDOW;
+        // Room asked for before each window: a window writes at most six
+        // bytes per byte of its own and of a character crossing its end
+        // (35 bytes), and stores run up to 64 bytes past what it writes.
+        const ROOM: usize = 6 * (W + 3) + 2 * W + 16;
+        let src: &[u8] = $src;
+        let mut i: usize = $i;
+        let out: &mut Vec<u8> = $out;
+        let kernel: &JsonKernel = $kernel;
+        {
+            let n = src.len();
+            let splat = |b: u8| _mm256_set1_epi8(b as i8);
+            let nibble = splat(0x0F);
+            let zero = _mm256_setzero_si256();
+            // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
+            // lookups per byte pair, and the third and fourth bytes of
+            // three- and four-byte characters checked to be continuations.
+            let (lo_t, hi_t) = (table256(&kernel.lo), table256(&kernel.hi));
+            let [k1_hi, k1_lo, k2_hi] = lookups256();
+            let escapes = &super::JSON_ESCAPES;
+            let quot = if kernel.hex_quot {
+                super::JSON_QUOT_HEX
+            } else {
+                escapes[usize::from(b'"')]
+            };
+            let mut len = out.len();
+            // Stores go to `out`'s spare capacity at `len` and on, through
+            // `out` itself (no pointer into its buffer is kept while it may
+            // grow). Its capacity is kept here, taken again after each
+            // call that may grow it (it only grows: an old value is never
+            // too large).
+            let mut capacity = out.capacity();
+            // Each window: `src[i..i + 64]` is in bounds, so are all loads
+            // below (at most `i + 35 + 32`... see each).
+            while n - i >= 2 * W {
+                if !DENSE {
+                    // (Read again in each window: the AVX2 kernel was
+                    // faster so.)
+                    capacity = out.capacity();
+                }
+                if capacity - len < ROOM {
+                    // SAFETY: the bytes up to `len` have been written.
+                    unsafe { out.set_len(len) };
+                    out.reserve(ROOM);
+                    capacity = out.capacity();
+                }
+                // SAFETY: `i + 32 <= n`.
+                let v = unsafe { load256(src, i) };
+                let class = _mm256_and_si256(
+                    _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
+                    _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+                );
+                let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
+                let high = _mm256_movemask_epi8(v) as u32;
+                if special | high == 0 {
+                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                    unsafe { store256_spare(out, len, v) };
+                    len += W;
+                    i += W;
+                    continue;
+                }
+                if !DENSE
+                    && !RAW
+                    && high.count_ones() >= SCALAR_DENSE
+                    && _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17))) as u32
+                        & high
+                        == 0
+                {
+                    // Without AVX-512, dense non-ASCII text written as
+                    // `\uXXXX` without four-byte characters is faster in
+                    // the caller's scalar loop than one character at a
+                    // time here: leave the rest to it.
+                    break;
+                }
+                if DENSE && !RAW && high.count_ones() >= PLANES_MIN && i >= 3 {
+                    let letters = if kernel.hex_quot {
+                        &super::JSON_LETTERS_HEX_QUOT
+                    } else {
+                        &super::JSON_LETTERS
+                    };
+                    let long = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-33)))
+                        as u32
+                        & high;
+                    let (next, written) = if long == 0 {
+                        // SAFETY: `DENSE`: the CPU has the features; `3 <= i`,
+                        // `len <= out.capacity()`, written up to `len`.
+                        let (next, written) = unsafe {
+                            super::x86_512::planes_two_wide(
+                                src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                            )
+                        };
+                        if next != i {
+                            (next, written)
+                        } else {
+                            // SAFETY: as above.
+                            unsafe { planes_two(src, i, out, len, lo_t, hi_t, letters) }
+                        }
+                    } else if high.count_ones() >= PLANES_MIN_LONG {
+                        let four = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17)))
+                            as u32
+                            & high;
+                        if four == 0 {
+                            // SAFETY: as above.
+                            let (next, written) = unsafe {
+                                super::x86_512::planes_wide::<false>(
+                                    src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                                )
+                            };
+                            if next != i {
+                                (next, written)
+                            } else {
+                                // SAFETY: as above.
+                                unsafe {
+                                    planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
+                                }
+                            }
+                        } else {
+                            // SAFETY: as above.
+                            let (next, written) = unsafe {
+                                super::x86_512::planes_wide::<true>(
+                                    src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                                )
+                            };
+                            if next != i {
+                                (next, written)
+                            } else {
+                                // SAFETY: as above.
+                                unsafe { planes_run::<true>(src, i, out, len, lo_t, hi_t, letters) }
+                            }
+                        }
+                    } else {
+                        (i, len)
+                    };
+                    // (The planes paths may have grown `out`.)
+                    capacity = out.capacity();
+                    if next != i {
+                        i = next;
+                        len = written;
+                        continue;
+                    }
+                }
+                if DENSE && !RAW {
+                    if high == 0 {
+                        let letters = if kernel.hex_quot {
+                            &super::JSON_LETTERS_HEX_QUOT
+                        } else {
+                            &super::JSON_LETTERS
+                        };
+                        if let Some(written) =
+                            // SAFETY: `DENSE`: the CPU has the features;
+                            // `len + 64 <= out.capacity()` (ROOM).
+                            unsafe { pairs_window(v, special, W, out, len, letters) }
+                        {
+                            len += written;
+                            i += W;
+                            continue;
+                        }
+                    }
+                    // SAFETY: `DENSE`: the CPU has the features; `i + 64 <=
+                    // n`; `len + ROOM <= out.capacity()`.
+                    match unsafe {
+                        super::x86_512::walk_window(
+                            src,
+                            i,
+                            v,
+                            special | high,
+                            out,
+                            len,
+                            escapes,
+                            quot,
+                        )
+                    } {
+                        Ok((next, written)) => {
+                            i = next;
+                            len = written;
+                            continue;
+                        }
+                        Err((p, written)) => {
+                            // SAFETY: the bytes up to `written` have been
+                            // written.
+                            unsafe { out.set_len(written) };
+                            return p;
+                        }
+                    }
+                }
+                if RAW && high != 0 {
+                    // Text to copy: whole windows checked three bytes
+                    // ahead, while there is nothing to escape.
+                    let (next, written) = if DENSE {
+                        // SAFETY: with `DENSE` the CPU has the features;
+                        // `len <= out.capacity()`, written up to `len`.
+                        unsafe {
+                            super::x86_512::raw_run_avx512(
+                                src,
+                                i,
+                                out,
+                                len,
+                                lo_t,
+                                hi_t,
+                                kernel.raw_terminators,
+                            )
+                        }
+                    } else {
+                        // SAFETY: AVX2 is enabled here; as above.
+                        unsafe {
+                            super::x86_512::raw_run_avx2(
+                                src,
+                                i,
+                                out,
+                                len,
+                                lo_t,
+                                hi_t,
+                                kernel.raw_terminators,
+                            )
+                        }
+                    };
+                    capacity = out.capacity();
+                    if next != i {
+                        i = next;
+                        len = written;
+                        continue;
+                    }
+                }
+                let mut end = W;
+                let mut m = special | high;
+                if RAW && high != 0 {
+                    // The previous one, two and three bytes of each lane, with
+                    // zeros before the window (it starts at a character).
+                    let before = _mm256_permute2x128_si256(v, v, 0x08);
+                    let prev1 = _mm256_alignr_epi8(v, before, 15);
+                    let prev2 = _mm256_alignr_epi8(v, before, 14);
+                    let prev3 = _mm256_alignr_epi8(v, before, 13);
+                    let error = utf8_errors256([k1_hi, k1_lo, k2_hi], v, prev1, prev2, prev3);
+                    if _mm256_testz_si256(error, error) == 1 {
+                        // Well-formed: only the ASCII to escape, and U+2028
+                        // and U+2029 (E2 80 A8/A9) unless copied too.
+                        m = special;
+                        if !kernel.raw_terminators {
+                            let terminator = _mm256_and_si256(
+                                _mm256_and_si256(
+                                    _mm256_cmpeq_epi8(prev2, splat(0xE2)),
+                                    _mm256_cmpeq_epi8(prev1, splat(0x80)),
+                                ),
+                                _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
+                            );
+                            m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
+                        }
+                        // A character cut by the window's end is left for the
+                        // next window.
+                        // SAFETY: `i + 32 <= n`.
+                        let tail = unsafe { read32(src, i + 28) }.to_le_bytes();
+                        let tail = [tail[1], tail[2], tail[3]];
+                        end = if tail[2] >= 0xC0 {
+                            W - 1
+                        } else if tail[1] >= 0xE0 {
+                            W - 2
+                        } else if tail[0] >= 0xF0 {
+                            W - 3
+                        } else {
+                            W
+                        };
+                    }
+                }
+                if m == 0 {
+                    // Well-formed text to copy (up to a character cut by
+                    // the window's end).
+                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                    unsafe { store256_spare(out, len, v) };
+                    len += end;
+                    i += end;
+                    continue;
+                }
+                if DENSE && m == special {
+                    let letters = if kernel.hex_quot {
+                        &super::JSON_LETTERS_HEX_QUOT
+                    } else {
+                        &super::JSON_LETTERS
+                    };
+                    if let Some(written) =
+                        // SAFETY: `DENSE`: the CPU has the features; `len
+                        // + 64 <= out.capacity()` (ROOM).
+                        unsafe { pairs_window(v, special, end, out, len, letters) }
+                    {
+                        len += written;
+                        i += end;
+                        continue;
+                    }
+                }
+                // `src[i + last..]` is stored at `dst + len` before each
+                // escape; the escape then overwrites what follows the run.
+                let mut last = 0usize;
+                // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                unsafe { store256_spare(out, len, v) };
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    len += j - last;
+                    let p = i + j;
+                    // SAFETY: `p < i + 32` and `i + 64 <= n`.
+                    let b = unsafe { byte(src, p) };
+                    if b < 0x80 {
+                        let word = if b == b'"' {
+                            quot
+                        } else {
+                            escapes[usize::from(b)]
+                        };
+                        // SAFETY: `len + 8 <= out.capacity()` (ROOM).
+                        unsafe { store64_spare(out, len, word) };
+                        len += (word >> 56) as usize;
+                        last = j + 1;
+                    } else {
+                        // SAFETY: `p + 4 <= i + 35 <= n`.
+                        let w = unsafe { read32(src, p) };
+                        let Some((cp, width)) = super::json_decode_word(w) else {
+                            // SAFETY: the bytes up to `len` have been written.
+                            unsafe { out.set_len(len) };
+                            return p;
+                        };
+                        let raw = RAW && (kernel.raw_terminators || cp & !1 != 0x2028);
+                        // Each store below is within `len + 14 <=
+                        // out.capacity()` (ROOM).
+                        if raw {
+                            // SAFETY: as above.
+                            unsafe { store32_spare(out, len, w) };
+                            len += width;
+                        } else if cp < 0x1_0000 {
+                            let word = super::json_unit_word(cp);
+                            // SAFETY: as above.
+                            unsafe { store64_spare(out, len, word) };
+                            len += 6;
+                        } else {
+                            let v = cp - 0x1_0000;
+                            let high = super::json_unit_word(0xD800 | v >> 10);
+                            let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
+                            // SAFETY: as above.
+                            unsafe { store64_spare(out, len, high) };
+                            // SAFETY: as above.
+                            unsafe { store64_spare(out, len + 6, low) };
+                            len += 12;
+                        }
+                        last = j + width;
+                    }
+                    m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
+                    if m != 0 {
+                        // SAFETY: `i + last + 32 <= i + 64 <= n` (a bit of
+                        // `m` is left above `last`).
+                        let rest = unsafe { load256(src, i + last) };
+                        // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                        unsafe { store256_spare(out, len, rest) };
+                    }
+                }
+                if last < end {
+                    // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`.
+                    let rest = unsafe { load256(src, i + last) };
+                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                    unsafe { store256_spare(out, len, rest) };
+                    len += end - last;
+                    i += end;
+                } else {
+                    i += last;
+                }
+            }
+            // SAFETY: the bytes up to `len` have been written.
+            unsafe { out.set_len(len) };
+            i
+        }
+    }};
+}
+
 /// The AVX2 kernel of [`super::json_escape_run`].
 ///
 /// # Safety
 ///
 /// The CPU must support AVX2.
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+#[allow(clippy::too_many_lines)]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn json_escape_avx2(
     src: &[u8],
@@ -58,10 +441,10 @@ pub(super) unsafe fn json_escape_avx2(
     if kernel.raw_unicode {
         // SAFETY: AVX2 is enabled here, which is all the body needs
         // without the dense path.
-        unsafe { json_escape_body::<false, true>(src, i, out, kernel) }
+        json_escape_body!(false, true, src, i, out, kernel)
     } else {
         // SAFETY: as above.
-        unsafe { json_escape_body::<false, false>(src, i, out, kernel) }
+        json_escape_body!(false, false, src, i, out, kernel)
     }
 }
 
@@ -75,6 +458,8 @@ pub(super) unsafe fn json_escape_avx2(
 ///
 /// The CPU must support AVX2, BMI2 and AVX-512 F, BW, VL, VBMI and
 /// VBMI2 (see [`crate::simd::avx512_available`]).
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+#[allow(clippy::too_many_lines)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 pub(super) unsafe fn json_escape_avx512(
     src: &[u8],
@@ -83,7 +468,7 @@ pub(super) unsafe fn json_escape_avx512(
     kernel: &JsonKernel,
 ) -> usize {
     // SAFETY: every feature the body uses with `DENSE` is enabled here.
-    unsafe { json_escape_body::<true, false>(src, i, out, kernel) }
+    json_escape_body!(true, false, src, i, out, kernel)
 }
 
 /// [`json_escape_avx512`] with `JSON_UNESCAPED_UNICODE`: a function of
@@ -93,6 +478,8 @@ pub(super) unsafe fn json_escape_avx512(
 /// # Safety
 ///
 /// As [`json_escape_avx512`].
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+#[allow(clippy::too_many_lines)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 pub(super) unsafe fn json_escape_avx512_raw(
     src: &[u8],
@@ -101,360 +488,7 @@ pub(super) unsafe fn json_escape_avx512_raw(
     kernel: &JsonKernel,
 ) -> usize {
     // SAFETY: every feature the body uses with `DENSE` is enabled here.
-    unsafe { json_escape_body::<true, true>(src, i, out, kernel) }
-}
-
-/// The loop of both kernels, inlined into each so that it is compiled
-/// with its features, and once per way of writing non-ASCII text
-/// (`RAW`: `kernel.raw_unicode`) so that neither loop carries the
-/// other's code.
-///
-/// # Safety
-///
-/// With `DENSE`, the CPU must have what [`json_escape_avx512`] needs.
-#[inline]
-#[target_feature(enable = "avx2")]
-#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
-#[allow(clippy::too_many_lines)]
-unsafe fn json_escape_body<const DENSE: bool, const RAW: bool>(
-    src: &[u8],
-    mut i: usize,
-    out: &mut Vec<u8>,
-    kernel: &JsonKernel,
-) -> usize {
-    const W: usize = JSON_WINDOW;
-    // Room asked for before each window: a window writes at most six
-    // bytes per byte of its own and of a character crossing its end
-    // (35 bytes), and stores run up to 64 bytes past what it writes.
-    const ROOM: usize = 6 * (W + 3) + 2 * W + 16;
-    {
-        let n = src.len();
-        let splat = |b: u8| _mm256_set1_epi8(b as i8);
-        let nibble = splat(0x0F);
-        let zero = _mm256_setzero_si256();
-        // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
-        // lookups per byte pair, and the third and fourth bytes of
-        // three- and four-byte characters checked to be continuations.
-        let (lo_t, hi_t) = (table256(&kernel.lo), table256(&kernel.hi));
-        let [k1_hi, k1_lo, k2_hi] = lookups256();
-        let escapes = &super::JSON_ESCAPES;
-        let quot = if kernel.hex_quot {
-            super::JSON_QUOT_HEX
-        } else {
-            escapes[usize::from(b'"')]
-        };
-        let mut len = out.len();
-        // Stores go to `out`'s spare capacity at `len` and on, through
-        // `out` itself (no pointer into its buffer is kept while it may
-        // grow).
-        // Each window: `src[i..i + 64]` is in bounds, so are all loads
-        // below (at most `i + 35 + 32`... see each).
-        while n - i >= 2 * W {
-            if out.capacity() - len < ROOM {
-                // SAFETY: the bytes up to `len` have been written.
-                unsafe { out.set_len(len) };
-                out.reserve(ROOM);
-            }
-            // SAFETY: `i + 32 <= n`.
-            let v = unsafe { load256(src, i) };
-            let class = _mm256_and_si256(
-                _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
-                _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
-            );
-            let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
-            let high = _mm256_movemask_epi8(v) as u32;
-            if special | high == 0 {
-                // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                unsafe { store256_spare(out, len, v) };
-                len += W;
-                i += W;
-                continue;
-            }
-            if !DENSE
-                && !RAW
-                && high.count_ones() >= SCALAR_DENSE
-                && _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17))) as u32 & high
-                    == 0
-            {
-                // Without AVX-512, dense non-ASCII text written as
-                // `\uXXXX` without four-byte characters is faster in
-                // the caller's scalar loop than one character at a
-                // time here: leave the rest to it.
-                break;
-            }
-            if DENSE && !RAW && high.count_ones() >= PLANES_MIN && i >= 3 {
-                let letters = if kernel.hex_quot {
-                    &super::JSON_LETTERS_HEX_QUOT
-                } else {
-                    &super::JSON_LETTERS
-                };
-                let long =
-                    _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-33))) as u32 & high;
-                let (next, written) = if long == 0 {
-                    // SAFETY: `DENSE`: the CPU has the features; `3 <= i`,
-                    // `len <= out.capacity()`, written up to `len`.
-                    let (next, written) = unsafe {
-                        super::x86_512::planes_two_wide(
-                            src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                        )
-                    };
-                    if next != i {
-                        (next, written)
-                    } else {
-                        // SAFETY: as above.
-                        unsafe { planes_two(src, i, out, len, lo_t, hi_t, letters) }
-                    }
-                } else if high.count_ones() >= PLANES_MIN_LONG {
-                    let four = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17)))
-                        as u32
-                        & high;
-                    if four == 0 {
-                        // SAFETY: as above.
-                        let (next, written) = unsafe {
-                            super::x86_512::planes_wide::<false>(
-                                src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                            )
-                        };
-                        if next != i {
-                            (next, written)
-                        } else {
-                            // SAFETY: as above.
-                            unsafe { planes_run::<false>(src, i, out, len, lo_t, hi_t, letters) }
-                        }
-                    } else {
-                        // SAFETY: as above.
-                        let (next, written) = unsafe {
-                            super::x86_512::planes_wide::<true>(
-                                src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                            )
-                        };
-                        if next != i {
-                            (next, written)
-                        } else {
-                            // SAFETY: as above.
-                            unsafe { planes_run::<true>(src, i, out, len, lo_t, hi_t, letters) }
-                        }
-                    }
-                } else {
-                    (i, len)
-                };
-                if next != i {
-                    i = next;
-                    len = written;
-                    continue;
-                }
-            }
-            if DENSE && !RAW {
-                if high == 0 {
-                    let letters = if kernel.hex_quot {
-                        &super::JSON_LETTERS_HEX_QUOT
-                    } else {
-                        &super::JSON_LETTERS
-                    };
-                    // SAFETY: `DENSE`: the CPU has the features; `len +
-                    // 64 <= out.capacity()` (ROOM).
-                    if let Some(written) = unsafe { pairs_window(v, special, W, out, len, letters) }
-                    {
-                        len += written;
-                        i += W;
-                        continue;
-                    }
-                }
-                // SAFETY: `DENSE`: the CPU has the features; `i + 64 <=
-                // n`; `len + ROOM <= out.capacity()`.
-                match unsafe {
-                    super::x86_512::walk_window(src, i, v, special | high, out, len, escapes, quot)
-                } {
-                    Ok((next, written)) => {
-                        i = next;
-                        len = written;
-                        continue;
-                    }
-                    Err((p, written)) => {
-                        // SAFETY: the bytes up to `written` have been
-                        // written.
-                        unsafe { out.set_len(written) };
-                        return p;
-                    }
-                }
-            }
-            if RAW && high != 0 {
-                // Text to copy: whole windows checked three bytes
-                // ahead, while there is nothing to escape.
-                let (next, written) = if DENSE {
-                    // SAFETY: with `DENSE` the CPU has the features;
-                    // `len <= out.capacity()`, written up to `len`.
-                    unsafe {
-                        super::x86_512::raw_run_avx512(
-                            src,
-                            i,
-                            out,
-                            len,
-                            lo_t,
-                            hi_t,
-                            kernel.raw_terminators,
-                        )
-                    }
-                } else {
-                    // SAFETY: AVX2 is enabled here; as above.
-                    unsafe {
-                        super::x86_512::raw_run_avx2(
-                            src,
-                            i,
-                            out,
-                            len,
-                            lo_t,
-                            hi_t,
-                            kernel.raw_terminators,
-                        )
-                    }
-                };
-                if next != i {
-                    i = next;
-                    len = written;
-                    continue;
-                }
-            }
-            let mut end = W;
-            let mut m = special | high;
-            if RAW && high != 0 {
-                // The previous one, two and three bytes of each lane, with
-                // zeros before the window (it starts at a character).
-                let before = _mm256_permute2x128_si256(v, v, 0x08);
-                let prev1 = _mm256_alignr_epi8(v, before, 15);
-                let prev2 = _mm256_alignr_epi8(v, before, 14);
-                let prev3 = _mm256_alignr_epi8(v, before, 13);
-                let error = utf8_errors256([k1_hi, k1_lo, k2_hi], v, prev1, prev2, prev3);
-                if _mm256_testz_si256(error, error) == 1 {
-                    // Well-formed: only the ASCII to escape, and U+2028
-                    // and U+2029 (E2 80 A8/A9) unless copied too.
-                    m = special;
-                    if !kernel.raw_terminators {
-                        let terminator = _mm256_and_si256(
-                            _mm256_and_si256(
-                                _mm256_cmpeq_epi8(prev2, splat(0xE2)),
-                                _mm256_cmpeq_epi8(prev1, splat(0x80)),
-                            ),
-                            _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
-                        );
-                        m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
-                    }
-                    // A character cut by the window's end is left for the
-                    // next window.
-                    // SAFETY: `i + 32 <= n`.
-                    let tail = unsafe { read32(src, i + 28) }.to_le_bytes();
-                    let tail = [tail[1], tail[2], tail[3]];
-                    end = if tail[2] >= 0xC0 {
-                        W - 1
-                    } else if tail[1] >= 0xE0 {
-                        W - 2
-                    } else if tail[0] >= 0xF0 {
-                        W - 3
-                    } else {
-                        W
-                    };
-                }
-            }
-            if m == 0 {
-                // Well-formed text to copy (up to a character cut by
-                // the window's end).
-                // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                unsafe { store256_spare(out, len, v) };
-                len += end;
-                i += end;
-                continue;
-            }
-            if DENSE && m == special {
-                let letters = if kernel.hex_quot {
-                    &super::JSON_LETTERS_HEX_QUOT
-                } else {
-                    &super::JSON_LETTERS
-                };
-                // SAFETY: `DENSE`: the CPU has the features; `len + 64
-                // <= out.capacity()` (ROOM).
-                if let Some(written) = unsafe { pairs_window(v, special, end, out, len, letters) } {
-                    len += written;
-                    i += end;
-                    continue;
-                }
-            }
-            // `src[i + last..]` is stored at `dst + len` before each
-            // escape; the escape then overwrites what follows the run.
-            let mut last = 0usize;
-            // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-            unsafe { store256_spare(out, len, v) };
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                len += j - last;
-                let p = i + j;
-                // SAFETY: `p < i + 32` and `i + 64 <= n`.
-                let b = unsafe { byte(src, p) };
-                if b < 0x80 {
-                    let word = if b == b'"' {
-                        quot
-                    } else {
-                        escapes[usize::from(b)]
-                    };
-                    // SAFETY: `len + 8 <= out.capacity()` (ROOM).
-                    unsafe { store64_spare(out, len, word) };
-                    len += (word >> 56) as usize;
-                    last = j + 1;
-                } else {
-                    // SAFETY: `p + 4 <= i + 35 <= n`.
-                    let w = unsafe { read32(src, p) };
-                    let Some((cp, width)) = super::json_decode_word(w) else {
-                        // SAFETY: the bytes up to `len` have been written.
-                        unsafe { out.set_len(len) };
-                        return p;
-                    };
-                    let raw = RAW && (kernel.raw_terminators || cp & !1 != 0x2028);
-                    // Each store below is within `len + 14 <=
-                    // out.capacity()` (ROOM).
-                    if raw {
-                        // SAFETY: as above.
-                        unsafe { store32_spare(out, len, w) };
-                        len += width;
-                    } else if cp < 0x1_0000 {
-                        let word = super::json_unit_word(cp);
-                        // SAFETY: as above.
-                        unsafe { store64_spare(out, len, word) };
-                        len += 6;
-                    } else {
-                        let v = cp - 0x1_0000;
-                        let high = super::json_unit_word(0xD800 | v >> 10);
-                        let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
-                        // SAFETY: as above.
-                        unsafe { store64_spare(out, len, high) };
-                        // SAFETY: as above.
-                        unsafe { store64_spare(out, len + 6, low) };
-                        len += 12;
-                    }
-                    last = j + width;
-                }
-                m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
-                if m != 0 {
-                    // SAFETY: `i + last + 32 <= i + 64 <= n` (a bit of
-                    // `m` is left above `last`).
-                    let rest = unsafe { load256(src, i + last) };
-                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                    unsafe { store256_spare(out, len, rest) };
-                }
-            }
-            if last < end {
-                // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`.
-                let rest = unsafe { load256(src, i + last) };
-                // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                unsafe { store256_spare(out, len, rest) };
-                len += end - last;
-                i += end;
-            } else {
-                i += last;
-            }
-        }
-        // SAFETY: the bytes up to `len` have been written.
-        unsafe { out.set_len(len) };
-        i
-    }
+    json_escape_body!(true, true, src, i, out, kernel)
 }
 
 /// Byte `p` to places `2p` and `2p + 1` of a pair vector: the first
