@@ -133,3 +133,70 @@ pub(crate) unsafe fn store32_spare(out: &mut Vec<u8>, at: usize, v: u32) {
     // SAFETY: the 4 bytes are in `out`'s buffer (the caller's).
     unsafe { p.write_unaligned(v.to_le()) }
 }
+
+/// Stores `v` at bytes `at..at + 16` of `out`'s buffer, which may be past
+/// its length (in its spare capacity).
+///
+/// # Safety
+///
+/// `at + 16 <= out.capacity()`.
+#[inline(always)]
+pub(crate) unsafe fn store128_spare(out: &mut Vec<u8>, at: usize, v: __m128i) {
+    debug_assert!(fits(out.capacity(), at, 16));
+    // SAFETY: the 16 bytes are in `out`'s buffer (the caller's); SSE2 is
+    // part of x86-64.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().wrapping_add(at).cast(), v) }
+}
+
+/// Stores `v` at bytes `at..at + 32` of `out`'s buffer, which may be past
+/// its length (in its spare capacity).
+///
+/// # Safety
+///
+/// `at + 32 <= out.capacity()`; the CPU must support AVX.
+#[inline(always)]
+pub(crate) unsafe fn store256_spare(out: &mut Vec<u8>, at: usize, v: __m256i) {
+    debug_assert!(fits(out.capacity(), at, 32));
+    // SAFETY: the 32 bytes are in `out`'s buffer, and AVX is there (the
+    // caller's).
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().wrapping_add(at).cast(), v) }
+}
+
+/// Writes `v` (little-endian) at bytes `at..at + 8` of `out`'s buffer,
+/// which may be past its length (in its spare capacity).
+///
+/// # Safety
+///
+/// `at + 8 <= out.capacity()`.
+#[inline(always)]
+pub(crate) unsafe fn store64_spare(out: &mut Vec<u8>, at: usize, v: u64) {
+    debug_assert!(fits(out.capacity(), at, 8));
+    let p = out.as_mut_ptr().wrapping_add(at).cast::<u64>();
+    // SAFETY: the 8 bytes are in `out`'s buffer (the caller's).
+    unsafe { p.write_unaligned(v.to_le()) }
+}
+
+/// The 4 bytes of `s` from `at`, little-endian.
+///
+/// # Safety
+///
+/// `at + 4 <= s.len()`.
+#[inline(always)]
+pub(crate) unsafe fn read32(s: &[u8], at: usize) -> u32 {
+    debug_assert!(fits(s.len(), at, 4));
+    let p = s.as_ptr().wrapping_add(at).cast::<u32>();
+    // SAFETY: the 4 bytes are in `s` (the caller's).
+    u32::from_le(unsafe { p.read_unaligned() })
+}
+
+/// Byte `at` of `s`.
+///
+/// # Safety
+///
+/// `at < s.len()`.
+#[inline(always)]
+pub(crate) unsafe fn byte(s: &[u8], at: usize) -> u8 {
+    debug_assert!(at < s.len());
+    // SAFETY: `at` is in `s` (the caller's).
+    unsafe { *s.get_unchecked(at) }
+}

@@ -2,25 +2,435 @@
 //! [`json_escape_run`](super::json_escape_run) and, with AVX-512 VL, its
 //! paths for windows of two-byte escapes and runs of `\uXXXX` text.
 
-// Not yet one unsafe operation per block: the JSON kernels' loops are
-// `#[inline(always)]` functions compiled into callers with different
-// features, so their intrinsics are unsafe calls; each loop is one block
-// whose SAFETY note gives the bounds of its loads and stores.
-#![allow(clippy::multiple_unsafe_ops_per_block)]
-
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
 use crate::simd::Vector;
+use crate::simd::memory::{
+    byte, load256, load512, read32, store32_spare, store64_spare, store256_spare, store512_spare,
+};
 use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::{JSON_WINDOW, JsonKernel};
+
+/// [`Vector::table`] on 256-bit vectors, where AVX2 is enabled.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn table256(t: &[u8; 16]) -> __m256i {
+    // SAFETY: AVX2 is enabled.
+    unsafe { __m256i::table(t) }
+}
+
+/// [`lookups`] on 256-bit vectors.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn lookups256() -> [__m256i; 3] {
+    // SAFETY: AVX2 is enabled.
+    unsafe { lookups::<__m256i>() }
+}
+
+/// [`utf8_errors`] on 256-bit vectors.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn utf8_errors256(
+    kl: [__m256i; 3],
+    cur: __m256i,
+    p1: __m256i,
+    p2: __m256i,
+    p3: __m256i,
+) -> __m256i {
+    // SAFETY: AVX2 is enabled.
+    unsafe { utf8_errors(kl, cur, p1, p2, p3) }
+}
+
+/// The loop of both kernels, expanded into each so that it is compiled
+/// with its features (and its intrinsics are safe calls there), and
+/// once per way of writing non-ASCII text (`RAW`:
+/// `kernel.raw_unicode`) so that neither loop carries the other's
+/// code. (A function with AVX2 of its own was 20 to 45% slower on
+/// ASCII and escape-heavy text: the AVX-512 helpers could not be
+/// inlined into it.) It returns from the function it is expanded in.
+///
+/// With `DENSE`, the CPU must have what [`json_escape_avx512`] needs.
+macro_rules! json_escape_body {
+    ($dense:expr, $raw:expr, $src:expr, $i:expr, $out:expr, $kernel:expr) => {{
+        const DENSE: bool = $dense;
+        const RAW: bool = $raw;
+        const W: usize = JSON_WINDOW;
+        // Room asked for before each window: a window writes at most six
+        // bytes per byte of its own and of a character crossing its end
+        // (35 bytes), and stores run up to 64 bytes past what it writes.
+        const ROOM: usize = 6 * (W + 3) + 2 * W + 16;
+        let src: &[u8] = $src;
+        let mut i: usize = $i;
+        let out: &mut Vec<u8> = $out;
+        let kernel: &JsonKernel = $kernel;
+        {
+            let n = src.len();
+            let splat = |b: u8| _mm256_set1_epi8(b as i8);
+            let nibble = splat(0x0F);
+            let zero = _mm256_setzero_si256();
+            // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
+            // lookups per byte pair, and the third and fourth bytes of
+            // three- and four-byte characters checked to be continuations.
+            let (lo_t, hi_t) = (table256(&kernel.lo), table256(&kernel.hi));
+            let [k1_hi, k1_lo, k2_hi] = lookups256();
+            let escapes = &super::JSON_ESCAPES;
+            let quot = if kernel.hex_quot {
+                super::JSON_QUOT_HEX
+            } else {
+                escapes[usize::from(b'"')]
+            };
+            let mut len = out.len();
+            // Stores go to `out`'s spare capacity at `len` and on, through
+            // `out` itself (no pointer into its buffer is kept while it may
+            // grow). Its capacity is kept here, taken again after each
+            // call that may grow it (it only grows: an old value is never
+            // too large).
+            let mut capacity = out.capacity();
+            // Each window: `src[i..i + 64]` is in bounds, so are all loads
+            // below (at most `i + 35 + 32`... see each).
+            while n - i >= 2 * W {
+                if !DENSE {
+                    // (Read again in each window: the AVX2 kernel was
+                    // faster so.)
+                    capacity = out.capacity();
+                }
+                if capacity - len < ROOM {
+                    // SAFETY: the bytes up to `len` have been written.
+                    unsafe { out.set_len(len) };
+                    out.reserve(ROOM);
+                    capacity = out.capacity();
+                }
+                // SAFETY: `i + 32 <= n`.
+                let v = unsafe { load256(src, i) };
+                let class = _mm256_and_si256(
+                    _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
+                    _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+                );
+                let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
+                let high = _mm256_movemask_epi8(v) as u32;
+                if special | high == 0 {
+                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                    unsafe { store256_spare(out, len, v) };
+                    len += W;
+                    i += W;
+                    continue;
+                }
+                if !DENSE
+                    && !RAW
+                    && high.count_ones() >= SCALAR_DENSE
+                    && _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17))) as u32
+                        & high
+                        == 0
+                {
+                    // Without AVX-512, dense non-ASCII text written as
+                    // `\uXXXX` without four-byte characters is faster in
+                    // the caller's scalar loop than one character at a
+                    // time here: leave the rest to it.
+                    break;
+                }
+                if DENSE && !RAW && high.count_ones() >= PLANES_MIN && i >= 3 {
+                    let letters = if kernel.hex_quot {
+                        &super::JSON_LETTERS_HEX_QUOT
+                    } else {
+                        &super::JSON_LETTERS
+                    };
+                    let long = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-33)))
+                        as u32
+                        & high;
+                    let (next, written) = if long == 0 {
+                        // SAFETY: `DENSE`: the CPU has the features; `3 <= i`,
+                        // `len <= out.capacity()`, written up to `len`.
+                        let (next, written) = unsafe {
+                            super::x86_512::planes_two_wide(
+                                src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                            )
+                        };
+                        if next != i {
+                            (next, written)
+                        } else {
+                            // SAFETY: as above.
+                            unsafe { planes_two(src, i, out, len, lo_t, hi_t, letters) }
+                        }
+                    } else if high.count_ones() >= PLANES_MIN_LONG {
+                        let four = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17)))
+                            as u32
+                            & high;
+                        if four == 0 {
+                            // SAFETY: as above.
+                            let (next, written) = unsafe {
+                                super::x86_512::planes_wide::<false>(
+                                    src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                                )
+                            };
+                            if next != i {
+                                (next, written)
+                            } else {
+                                // SAFETY: as above.
+                                unsafe {
+                                    planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
+                                }
+                            }
+                        } else {
+                            // SAFETY: as above.
+                            let (next, written) = unsafe {
+                                super::x86_512::planes_wide::<true>(
+                                    src, i, out, len, &kernel.lo, &kernel.hi, letters,
+                                )
+                            };
+                            if next != i {
+                                (next, written)
+                            } else {
+                                // SAFETY: as above.
+                                unsafe { planes_run::<true>(src, i, out, len, lo_t, hi_t, letters) }
+                            }
+                        }
+                    } else {
+                        (i, len)
+                    };
+                    // (The planes paths may have grown `out`.)
+                    capacity = out.capacity();
+                    if next != i {
+                        i = next;
+                        len = written;
+                        continue;
+                    }
+                }
+                if DENSE && !RAW {
+                    if high == 0 {
+                        let letters = if kernel.hex_quot {
+                            &super::JSON_LETTERS_HEX_QUOT
+                        } else {
+                            &super::JSON_LETTERS
+                        };
+                        if let Some(written) =
+                            // SAFETY: `DENSE`: the CPU has the features;
+                            // `len + 64 <= out.capacity()` (ROOM).
+                            unsafe { pairs_window(v, special, W, out, len, letters) }
+                        {
+                            len += written;
+                            i += W;
+                            continue;
+                        }
+                    }
+                    // SAFETY: `DENSE`: the CPU has the features; `i + 64 <=
+                    // n`; `len + ROOM <= out.capacity()`.
+                    match unsafe {
+                        super::x86_512::walk_window(
+                            src,
+                            i,
+                            v,
+                            special | high,
+                            out,
+                            len,
+                            escapes,
+                            quot,
+                        )
+                    } {
+                        Ok((next, written)) => {
+                            i = next;
+                            len = written;
+                            continue;
+                        }
+                        Err((p, written)) => {
+                            // SAFETY: the bytes up to `written` have been
+                            // written.
+                            unsafe { out.set_len(written) };
+                            return p;
+                        }
+                    }
+                }
+                if RAW && high != 0 {
+                    // Text to copy: whole windows checked three bytes
+                    // ahead, while there is nothing to escape.
+                    let (next, written) = if DENSE {
+                        // SAFETY: with `DENSE` the CPU has the features;
+                        // `len <= out.capacity()`, written up to `len`.
+                        unsafe {
+                            super::x86_512::raw_run_avx512(
+                                src,
+                                i,
+                                out,
+                                len,
+                                lo_t,
+                                hi_t,
+                                kernel.raw_terminators,
+                            )
+                        }
+                    } else {
+                        // SAFETY: AVX2 is enabled here; as above.
+                        unsafe {
+                            super::x86_512::raw_run_avx2(
+                                src,
+                                i,
+                                out,
+                                len,
+                                lo_t,
+                                hi_t,
+                                kernel.raw_terminators,
+                            )
+                        }
+                    };
+                    capacity = out.capacity();
+                    if next != i {
+                        i = next;
+                        len = written;
+                        continue;
+                    }
+                }
+                let mut end = W;
+                let mut m = special | high;
+                if RAW && high != 0 {
+                    // The previous one, two and three bytes of each lane, with
+                    // zeros before the window (it starts at a character).
+                    let before = _mm256_permute2x128_si256(v, v, 0x08);
+                    let prev1 = _mm256_alignr_epi8(v, before, 15);
+                    let prev2 = _mm256_alignr_epi8(v, before, 14);
+                    let prev3 = _mm256_alignr_epi8(v, before, 13);
+                    let error = utf8_errors256([k1_hi, k1_lo, k2_hi], v, prev1, prev2, prev3);
+                    if _mm256_testz_si256(error, error) == 1 {
+                        // Well-formed: only the ASCII to escape, and U+2028
+                        // and U+2029 (E2 80 A8/A9) unless copied too.
+                        m = special;
+                        if !kernel.raw_terminators {
+                            let terminator = _mm256_and_si256(
+                                _mm256_and_si256(
+                                    _mm256_cmpeq_epi8(prev2, splat(0xE2)),
+                                    _mm256_cmpeq_epi8(prev1, splat(0x80)),
+                                ),
+                                _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
+                            );
+                            m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
+                        }
+                        // A character cut by the window's end is left for the
+                        // next window.
+                        // SAFETY: `i + 32 <= n`.
+                        let tail = unsafe { read32(src, i + 28) }.to_le_bytes();
+                        let tail = [tail[1], tail[2], tail[3]];
+                        end = if tail[2] >= 0xC0 {
+                            W - 1
+                        } else if tail[1] >= 0xE0 {
+                            W - 2
+                        } else if tail[0] >= 0xF0 {
+                            W - 3
+                        } else {
+                            W
+                        };
+                    }
+                }
+                if m == 0 {
+                    // Well-formed text to copy (up to a character cut by
+                    // the window's end).
+                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                    unsafe { store256_spare(out, len, v) };
+                    len += end;
+                    i += end;
+                    continue;
+                }
+                if DENSE && m == special {
+                    let letters = if kernel.hex_quot {
+                        &super::JSON_LETTERS_HEX_QUOT
+                    } else {
+                        &super::JSON_LETTERS
+                    };
+                    if let Some(written) =
+                        // SAFETY: `DENSE`: the CPU has the features; `len
+                        // + 64 <= out.capacity()` (ROOM).
+                        unsafe { pairs_window(v, special, end, out, len, letters) }
+                    {
+                        len += written;
+                        i += end;
+                        continue;
+                    }
+                }
+                // `src[i + last..]` is stored at `dst + len` before each
+                // escape; the escape then overwrites what follows the run.
+                let mut last = 0usize;
+                // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                unsafe { store256_spare(out, len, v) };
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    len += j - last;
+                    let p = i + j;
+                    // SAFETY: `p < i + 32` and `i + 64 <= n`.
+                    let b = unsafe { byte(src, p) };
+                    if b < 0x80 {
+                        let word = if b == b'"' {
+                            quot
+                        } else {
+                            escapes[usize::from(b)]
+                        };
+                        // SAFETY: `len + 8 <= out.capacity()` (ROOM).
+                        unsafe { store64_spare(out, len, word) };
+                        len += (word >> 56) as usize;
+                        last = j + 1;
+                    } else {
+                        // SAFETY: `p + 4 <= i + 35 <= n`.
+                        let w = unsafe { read32(src, p) };
+                        let Some((cp, width)) = super::json_decode_word(w) else {
+                            // SAFETY: the bytes up to `len` have been written.
+                            unsafe { out.set_len(len) };
+                            return p;
+                        };
+                        let raw = RAW && (kernel.raw_terminators || cp & !1 != 0x2028);
+                        // Each store below is within `len + 14 <=
+                        // out.capacity()` (ROOM).
+                        if raw {
+                            // SAFETY: as above.
+                            unsafe { store32_spare(out, len, w) };
+                            len += width;
+                        } else if cp < 0x1_0000 {
+                            let word = super::json_unit_word(cp);
+                            // SAFETY: as above.
+                            unsafe { store64_spare(out, len, word) };
+                            len += 6;
+                        } else {
+                            let v = cp - 0x1_0000;
+                            let high = super::json_unit_word(0xD800 | v >> 10);
+                            let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
+                            // SAFETY: as above.
+                            unsafe { store64_spare(out, len, high) };
+                            // SAFETY: as above.
+                            unsafe { store64_spare(out, len + 6, low) };
+                            len += 12;
+                        }
+                        last = j + width;
+                    }
+                    m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
+                    if m != 0 {
+                        // SAFETY: `i + last + 32 <= i + 64 <= n` (a bit of
+                        // `m` is left above `last`).
+                        let rest = unsafe { load256(src, i + last) };
+                        // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                        unsafe { store256_spare(out, len, rest) };
+                    }
+                }
+                if last < end {
+                    // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`.
+                    let rest = unsafe { load256(src, i + last) };
+                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
+                    unsafe { store256_spare(out, len, rest) };
+                    len += end - last;
+                    i += end;
+                } else {
+                    i += last;
+                }
+            }
+            // SAFETY: the bytes up to `len` have been written.
+            unsafe { out.set_len(len) };
+            i
+        }
+    }};
+}
 
 /// The AVX2 kernel of [`super::json_escape_run`].
 ///
 /// # Safety
 ///
 /// The CPU must support AVX2.
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+#[allow(clippy::too_many_lines)]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn json_escape_avx2(
     src: &[u8],
@@ -31,10 +441,10 @@ pub(super) unsafe fn json_escape_avx2(
     if kernel.raw_unicode {
         // SAFETY: AVX2 is enabled here, which is all the body needs
         // without the dense path.
-        unsafe { json_escape_body::<false, true>(src, i, out, kernel) }
+        json_escape_body!(false, true, src, i, out, kernel)
     } else {
         // SAFETY: as above.
-        unsafe { json_escape_body::<false, false>(src, i, out, kernel) }
+        json_escape_body!(false, false, src, i, out, kernel)
     }
 }
 
@@ -48,6 +458,8 @@ pub(super) unsafe fn json_escape_avx2(
 ///
 /// The CPU must support AVX2, BMI2 and AVX-512 F, BW, VL, VBMI and
 /// VBMI2 (see [`crate::simd::avx512_available`]).
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+#[allow(clippy::too_many_lines)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 pub(super) unsafe fn json_escape_avx512(
     src: &[u8],
@@ -56,7 +468,7 @@ pub(super) unsafe fn json_escape_avx512(
     kernel: &JsonKernel,
 ) -> usize {
     // SAFETY: every feature the body uses with `DENSE` is enabled here.
-    unsafe { json_escape_body::<true, false>(src, i, out, kernel) }
+    json_escape_body!(true, false, src, i, out, kernel)
 }
 
 /// [`json_escape_avx512`] with `JSON_UNESCAPED_UNICODE`: a function of
@@ -66,6 +478,8 @@ pub(super) unsafe fn json_escape_avx512(
 /// # Safety
 ///
 /// As [`json_escape_avx512`].
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
+#[allow(clippy::too_many_lines)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 pub(super) unsafe fn json_escape_avx512_raw(
     src: &[u8],
@@ -74,351 +488,7 @@ pub(super) unsafe fn json_escape_avx512_raw(
     kernel: &JsonKernel,
 ) -> usize {
     // SAFETY: every feature the body uses with `DENSE` is enabled here.
-    unsafe { json_escape_body::<true, true>(src, i, out, kernel) }
-}
-
-/// The loop of both kernels, inlined into each so that it is compiled
-/// with its features, and once per way of writing non-ASCII text
-/// (`RAW`: `kernel.raw_unicode`) so that neither loop carries the
-/// other's code.
-///
-/// # Safety
-///
-/// The CPU must support AVX2, and with `DENSE` what
-/// [`json_escape_avx512`] needs; the caller must enable them.
-#[inline(always)]
-#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // byte lanes, masks
-#[allow(clippy::too_many_lines)]
-unsafe fn json_escape_body<const DENSE: bool, const RAW: bool>(
-    src: &[u8],
-    mut i: usize,
-    out: &mut Vec<u8>,
-    kernel: &JsonKernel,
-) -> usize {
-    const W: usize = JSON_WINDOW;
-    // Room asked for before each window: a window writes at most six
-    // bytes per byte of its own and of a character crossing its end
-    // (35 bytes), and stores run up to 64 bytes past what it writes.
-    const ROOM: usize = 6 * (W + 3) + 2 * W + 16;
-    // SAFETY: (whole body) the caller enables AVX2 (and with `DENSE`
-    // the AVX-512 features), so the intrinsics may run; memory accesses
-    // are justified one by one below.
-    unsafe {
-        let n = src.len();
-        let sp = src.as_ptr();
-        let splat = |b: u8| _mm256_set1_epi8(b as i8);
-        let nibble = splat(0x0F);
-        let zero = _mm256_setzero_si256();
-        // Keiser and Lemire's UTF-8 check (as in simdjson): three nibble
-        // lookups per byte pair, and the third and fourth bytes of
-        // three- and four-byte characters checked to be continuations.
-        let table = |t: &[u8; 16]| __m256i::table(t);
-        let (lo_t, hi_t) = (table(&kernel.lo), table(&kernel.hi));
-        let [k1_hi, k1_lo, k2_hi] = lookups::<__m256i>();
-        let escapes = &super::JSON_ESCAPES;
-        let quot = if kernel.hex_quot {
-            super::JSON_QUOT_HEX
-        } else {
-            escapes[usize::from(b'"')]
-        };
-        let mut len = out.len();
-        // `out`'s buffer and capacity, taken again after each change.
-        let (mut dst, mut capacity) = (out.as_mut_ptr(), out.capacity());
-        // Each window: `src[i..i + 64]` is in bounds, so are all loads
-        // below (at most `i + 35 + 32`... see each).
-        while n - i >= 2 * W {
-            if !DENSE {
-                // (Read again in each window: the AVX2 kernel was
-                // faster so.)
-                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
-            }
-            if capacity - len < ROOM {
-                // SAFETY: the bytes up to `len` have been written.
-                out.set_len(len);
-                out.reserve(ROOM);
-                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
-            }
-            // SAFETY: `i + 32 <= n`.
-            let v = _mm256_loadu_si256(sp.add(i).cast());
-            let class = _mm256_and_si256(
-                _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
-                _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
-            );
-            let special = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(class, zero)) as u32);
-            let high = _mm256_movemask_epi8(v) as u32;
-            if special | high == 0 {
-                // SAFETY: `len + 32 <= capacity` (ROOM).
-                _mm256_storeu_si256(dst.add(len).cast(), v);
-                len += W;
-                i += W;
-                continue;
-            }
-            if !DENSE
-                && !RAW
-                && high.count_ones() >= SCALAR_DENSE
-                && _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17))) as u32 & high
-                    == 0
-            {
-                // Without AVX-512, dense non-ASCII text written as
-                // `\uXXXX` without four-byte characters is faster in
-                // the caller's scalar loop than one character at a
-                // time here: leave the rest to it.
-                break;
-            }
-            if DENSE && !RAW && high.count_ones() >= PLANES_MIN && i >= 3 {
-                let letters = if kernel.hex_quot {
-                    &super::JSON_LETTERS_HEX_QUOT
-                } else {
-                    &super::JSON_LETTERS
-                };
-                let long =
-                    _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-33))) as u32 & high;
-                let (next, written) = if long == 0 {
-                    let (next, written) = super::x86_512::planes_two_wide(
-                        src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                    );
-                    if next != i {
-                        (next, written)
-                    } else {
-                        planes_two(src, i, out, len, lo_t, hi_t, letters)
-                    }
-                } else if high.count_ones() >= PLANES_MIN_LONG {
-                    let four = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-17)))
-                        as u32
-                        & high;
-                    if four == 0 {
-                        let (next, written) = super::x86_512::planes_wide::<false>(
-                            src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                        );
-                        if next != i {
-                            (next, written)
-                        } else {
-                            planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
-                        }
-                    } else {
-                        let (next, written) = super::x86_512::planes_wide::<true>(
-                            src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                        );
-                        if next != i {
-                            (next, written)
-                        } else {
-                            planes_run::<true>(src, i, out, len, lo_t, hi_t, letters)
-                        }
-                    }
-                } else {
-                    (i, len)
-                };
-                // (The planes paths may have grown `out`.)
-                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
-                if next != i {
-                    i = next;
-                    len = written;
-                    continue;
-                }
-            }
-            if DENSE && !RAW {
-                if high == 0 {
-                    let letters = if kernel.hex_quot {
-                        &super::JSON_LETTERS_HEX_QUOT
-                    } else {
-                        &super::JSON_LETTERS
-                    };
-                    if let Some(written) = pairs_window(v, special, W, dst.add(len), letters) {
-                        len += written;
-                        i += W;
-                        continue;
-                    }
-                }
-                // SAFETY: `i + 64 <= n`; `len + ROOM <= capacity`.
-                match super::x86_512::walk_window(
-                    src,
-                    i,
-                    v,
-                    special | high,
-                    dst,
-                    len,
-                    escapes,
-                    quot,
-                ) {
-                    Ok((next, written)) => {
-                        i = next;
-                        len = written;
-                        continue;
-                    }
-                    Err((p, written)) => {
-                        // SAFETY: the bytes up to `written` have been
-                        // written.
-                        out.set_len(written);
-                        return p;
-                    }
-                }
-            }
-            if RAW && high != 0 {
-                // Text to copy: whole windows checked three bytes
-                // ahead, while there is nothing to escape.
-                let (next, written) = if DENSE {
-                    super::x86_512::raw_run_avx512(
-                        src,
-                        i,
-                        out,
-                        len,
-                        lo_t,
-                        hi_t,
-                        kernel.raw_terminators,
-                    )
-                } else {
-                    super::x86_512::raw_run_avx2(
-                        src,
-                        i,
-                        out,
-                        len,
-                        lo_t,
-                        hi_t,
-                        kernel.raw_terminators,
-                    )
-                };
-                (dst, capacity) = (out.as_mut_ptr(), out.capacity());
-                if next != i {
-                    i = next;
-                    len = written;
-                    continue;
-                }
-            }
-            let mut end = W;
-            let mut m = special | high;
-            if RAW && high != 0 {
-                // The previous one, two and three bytes of each lane, with
-                // zeros before the window (it starts at a character).
-                let before = _mm256_permute2x128_si256(v, v, 0x08);
-                let prev1 = _mm256_alignr_epi8(v, before, 15);
-                let prev2 = _mm256_alignr_epi8(v, before, 14);
-                let prev3 = _mm256_alignr_epi8(v, before, 13);
-                let error = utf8_errors([k1_hi, k1_lo, k2_hi], v, prev1, prev2, prev3);
-                if _mm256_testz_si256(error, error) == 1 {
-                    // Well-formed: only the ASCII to escape, and U+2028
-                    // and U+2029 (E2 80 A8/A9) unless copied too.
-                    m = special;
-                    if !kernel.raw_terminators {
-                        let terminator = _mm256_and_si256(
-                            _mm256_and_si256(
-                                _mm256_cmpeq_epi8(prev2, splat(0xE2)),
-                                _mm256_cmpeq_epi8(prev1, splat(0x80)),
-                            ),
-                            _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
-                        );
-                        m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
-                    }
-                    // A character cut by the window's end is left for the
-                    // next window.
-                    // SAFETY: `i + 32 <= n`.
-                    let tail = [*sp.add(i + 29), *sp.add(i + 30), *sp.add(i + 31)];
-                    end = if tail[2] >= 0xC0 {
-                        W - 1
-                    } else if tail[1] >= 0xE0 {
-                        W - 2
-                    } else if tail[0] >= 0xF0 {
-                        W - 3
-                    } else {
-                        W
-                    };
-                }
-            }
-            if m == 0 {
-                // Well-formed text to copy (up to a character cut by
-                // the window's end).
-                _mm256_storeu_si256(dst.add(len).cast(), v);
-                len += end;
-                i += end;
-                continue;
-            }
-            if DENSE && m == special {
-                let letters = if kernel.hex_quot {
-                    &super::JSON_LETTERS_HEX_QUOT
-                } else {
-                    &super::JSON_LETTERS
-                };
-                if let Some(written) = pairs_window(v, special, end, dst.add(len), letters) {
-                    len += written;
-                    i += end;
-                    continue;
-                }
-            }
-            // `src[i + last..]` is stored at `dst + len` before each
-            // escape; the escape then overwrites what follows the run.
-            let mut last = 0usize;
-            // SAFETY: `len + 32 <= capacity` (ROOM).
-            _mm256_storeu_si256(dst.add(len).cast(), v);
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                len += j - last;
-                let p = i + j;
-                // SAFETY: `p < i + 32` and `i + 64 <= n`.
-                let b = *sp.add(p);
-                if b < 0x80 {
-                    let word = if b == b'"' {
-                        quot
-                    } else {
-                        escapes[usize::from(b)]
-                    };
-                    // SAFETY: `len + 8 <= capacity` (ROOM).
-                    dst.add(len).cast::<u64>().write_unaligned(word.to_le());
-                    len += (word >> 56) as usize;
-                    last = j + 1;
-                } else {
-                    // SAFETY: `p + 4 <= i + 35 <= n`.
-                    let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
-                    let Some((cp, width)) = super::json_decode_word(w) else {
-                        // SAFETY: the bytes up to `len` have been written.
-                        out.set_len(len);
-                        return p;
-                    };
-                    let raw = RAW && (kernel.raw_terminators || cp & !1 != 0x2028);
-                    // SAFETY: `len + 16 <= capacity` (ROOM).
-                    {
-                        if raw {
-                            dst.add(len).cast::<u32>().write_unaligned(w.to_le());
-                            len += width;
-                        } else if cp < 0x1_0000 {
-                            let word = super::json_unit_word(cp);
-                            dst.add(len).cast::<u64>().write_unaligned(word.to_le());
-                            len += 6;
-                        } else {
-                            let v = cp - 0x1_0000;
-                            let high = super::json_unit_word(0xD800 | v >> 10);
-                            let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
-                            dst.add(len).cast::<u64>().write_unaligned(high.to_le());
-                            dst.add(len + 6).cast::<u64>().write_unaligned(low.to_le());
-                            len += 12;
-                        }
-                    }
-                    last = j + width;
-                }
-                m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
-                if m != 0 {
-                    // SAFETY: `i + last + 32 <= i + 64 <= n`; `len + 32
-                    // <= capacity` (ROOM).
-                    {
-                        let rest = _mm256_loadu_si256(sp.add(i + last).cast());
-                        _mm256_storeu_si256(dst.add(len).cast(), rest);
-                    }
-                }
-            }
-            if last < end {
-                // SAFETY: as above.
-                {
-                    let rest = _mm256_loadu_si256(sp.add(i + last).cast());
-                    _mm256_storeu_si256(dst.add(len).cast(), rest);
-                }
-                len += end - last;
-                i += end;
-            } else {
-                i += last;
-            }
-        }
-        // The bytes up to `len` have been written.
-        out.set_len(len);
-        i
-    }
+    json_escape_body!(true, true, src, i, out, kernel)
 }
 
 /// Byte `p` to places `2p` and `2p + 1` of a pair vector: the first
@@ -441,54 +511,50 @@ static PAIRS: [u8; 64] = {
 /// the others) and one compress keeps what is written. `v` is the
 /// window, `special` its bytes to escape, `end` the bytes to take (the
 /// window may end inside a character). Returns the bytes written at
-/// `dst` (64 bytes are stored), or `None` when another escape is
-/// needed.
+/// byte `at` of `out`'s buffer (64 bytes are stored), or `None` when
+/// another escape is needed.
 ///
 /// # Safety
 ///
-/// The CPU must have what [`json_escape_avx512`] needs (the caller
-/// enables it); 64 bytes must be writable at `dst`.
-#[inline(always)]
+/// `at + 64 <= out.capacity()`.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::cast_possible_wrap)]
 unsafe fn pairs_window(
     v: __m256i,
     special: u32,
     end: usize,
-    dst: *mut u8,
+    out: &mut Vec<u8>,
+    at: usize,
     letters: &[u8; 128],
 ) -> Option<usize> {
-    // SAFETY: (whole body) features as documented; the tables are 128
-    // and 64 bytes long, the store within the 64 writable bytes.
-    unsafe {
-        // The tables are loaded here, not before the loop: a 512-bit
-        // load at each call of the kernel made the whole loop slower
-        // (about 15% on JSON_UNESCAPED_UNICODE text that never comes
-        // here), as 512-bit instructions lower the core's clock.
-        let letters = std::hint::black_box(letters);
-        let pairs_index = std::hint::black_box(&PAIRS);
-        let z = _mm512_zextsi256_si512(v);
-        let letter = _mm512_permutex2var_epi8(
-            _mm512_loadu_si512(letters.as_ptr().cast()),
-            z,
-            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
-        );
-        let two: u64 = _mm512_test_epi8_mask(letter, letter);
-        let special = u64::from(special);
-        if special & !two != 0 {
-            return None;
-        }
-        let first = _mm512_mask_blend_epi8(special, z, _mm512_set1_epi8(b'\\' as i8));
-        let pairs = _mm512_permutex2var_epi8(
-            first,
-            _mm512_loadu_si512(pairs_index.as_ptr().cast()),
-            letter,
-        );
-        let taken = (1u64 << end) - 1;
-        let keep =
-            _pdep_u64(taken, 0x5555_5555_5555_5555) | _pdep_u64(special, 0xAAAA_AAAA_AAAA_AAAA);
-        _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep, pairs));
-        Some(end + special.count_ones() as usize)
+    // The tables are loaded here, not before the loop: a 512-bit
+    // load at each call of the kernel made the whole loop slower
+    // (about 15% on JSON_UNESCAPED_UNICODE text that never comes
+    // here), as 512-bit instructions lower the core's clock.
+    let letters = std::hint::black_box(letters);
+    let pairs_index = std::hint::black_box(&PAIRS);
+    let z = _mm512_zextsi256_si512(v);
+    // SAFETY: `letters` is 128 bytes long.
+    let letters_lo = unsafe { load512(letters, 0) };
+    // SAFETY: as above.
+    let letters_hi = unsafe { load512(letters, 64) };
+    let letter = _mm512_permutex2var_epi8(letters_lo, z, letters_hi);
+    let two: u64 = _mm512_test_epi8_mask(letter, letter);
+    let special = u64::from(special);
+    if special & !two != 0 {
+        return None;
     }
+    let first = _mm512_mask_blend_epi8(special, z, _mm512_set1_epi8(b'\\' as i8));
+    // SAFETY: the table is 64 bytes long.
+    let index = unsafe { load512(pairs_index, 0) };
+    let pairs = _mm512_permutex2var_epi8(first, index, letter);
+    let taken = (1u64 << end) - 1;
+    let keep = _pdep_u64(taken, 0x5555_5555_5555_5555) | _pdep_u64(special, 0xAAAA_AAAA_AAAA_AAAA);
+    let packed = _mm512_maskz_compress_epi8(keep, pairs);
+    // SAFETY: `at + 64 <= out.capacity()` (the caller's).
+    unsafe { store512_spare(out, at, packed) };
+    Some(end + special.count_ones() as usize)
 }
 
 /// Nibble tables of [`planes_run`] (and of the 64-byte planes paths):
@@ -550,10 +616,10 @@ static TRIPLES: [[u8; 64]; 2] = {
 ///
 /// # Safety
 ///
-/// The CPU must have what [`json_escape_avx512`] needs (the caller
-/// enables it); `3 <= i`, `len <= out.capacity()`, the bytes of `out`
-/// up to `len` written.
-#[inline(always)]
+/// `3 <= i`, `len <= out.capacity()`, the bytes of `out` up to `len`
+/// written.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
 unsafe fn planes_run<const FOUR: bool>(
@@ -568,41 +634,40 @@ unsafe fn planes_run<const FOUR: bool>(
     // Room for a window: three bytes per position, 64 stored past.
     const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
     let n = src.len();
-    let sp = src.as_ptr();
-    // SAFETY: (whole body) features as documented; loads are within
-    // `src` (from `i - 3`, with `3 <= i`, to `i + 35 <= i + 64 <= n`),
-    // stores within the room reserved.
-    unsafe {
+    {
         let b = |x: u8| _mm256_set1_epi8(x as i8);
-        let table = |t: &[u8; 16]| __m256i::table(t);
+        let table = table256;
         let (t_l2, t_l3, t_l4, t_lead) = (
             table(&HIGH_L2),
             table(&HIGH_L3),
             table(&HIGH_L4),
             table(&HIGH_LEAD),
         );
-        let [k1_hi, k1_lo, k2_hi] = lookups::<__m256i>();
+        let [k1_hi, k1_lo, k2_hi] = lookups256();
         let hex_table = table(b"0123456789abcdef");
-        let (letters_lo, letters_hi) = (
-            _mm512_loadu_si512(letters.as_ptr().cast()),
-            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
-        );
-        let triples = [
-            _mm512_loadu_si512(TRIPLES[0].as_ptr().cast()),
-            _mm512_loadu_si512(TRIPLES[1].as_ptr().cast()),
-        ];
+        // SAFETY: `letters` is 128 bytes long.
+        let letters_lo = unsafe { load512(letters, 0) };
+        // SAFETY: as above.
+        let letters_hi = unsafe { load512(letters, 64) };
+        // SAFETY: the tables are 64 bytes long.
+        let triples = [unsafe { load512(&TRIPLES[0], 0) }, unsafe {
+            load512(&TRIPLES[1], 0)
+        }];
         let nibble = b(0x0F);
         let zero = _mm256_setzero_si256();
         let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
         // `m ? y : x` bytewise (0xCA is `a ? b : c`).
         let sel = |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
         let kl = [k1_hi, k1_lo, k2_hi];
-        let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
+        // Loads are within `src`: from `i - 3` (with `3 <= i`) to
+        // `i + 35 <= n`, by the loop's bounds.
+        // SAFETY: every `at` below is so.
+        let load = |at: usize| unsafe { load256(src, at) };
         // The first three bytes of the run are checked once; after
         // that each window checks three bytes ahead. A continuation
         // byte at the start (after a malformed sequence the caller
         // skipped) is malformed itself, whatever the bytes before it.
-        if *sp.add(i) & 0xC0 == 0x80 {
+        if n - i < 35 || src[i] & 0xC0 == 0x80 {
             return (i, len);
         }
         let mut entry = true;
@@ -613,10 +678,10 @@ unsafe fn planes_run<const FOUR: bool>(
         while n - i >= 35 {
             let whole = n - i >= 2 * JSON_WINDOW + 3;
             if out.capacity() - len < ROOM {
-                out.set_len(len);
+                // SAFETY: the bytes of `out` up to `len` are written.
+                unsafe { out.set_len(len) };
                 out.reserve(ROOM);
             }
-            let dst = out.as_mut_ptr().add(len);
             let c = load(i);
             let (p1, p2, p3) = (load(i - 1), load(i - 2), load(i - 3));
             let (n1, n2, n3) = (load(i + 1), load(i + 2), load(i + 3));
@@ -647,7 +712,7 @@ unsafe fn planes_run<const FOUR: bool>(
             } else {
                 (zero, zero)
             };
-            let mut errors = _mm256_or_si256(utf8_errors(kl, n3, n2, n1, c), no_letter);
+            let mut errors = _mm256_or_si256(utf8_errors256(kl, n3, n2, n1, c), no_letter);
             if !FOUR {
                 // Four-byte leads are for the other variant.
                 errors = _mm256_or_si256(errors, _mm256_shuffle_epi8(t_l4, hc));
@@ -655,7 +720,7 @@ unsafe fn planes_run<const FOUR: bool>(
             let at_entry = entry;
             if entry {
                 let first3 = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0);
-                let head = _mm256_and_si256(utf8_errors(kl, c, p1, p2, p3), first3);
+                let head = _mm256_and_si256(utf8_errors256(kl, c, p1, p2, p3), first3);
                 errors = _mm256_or_si256(errors, head);
                 entry = false;
             }
@@ -778,12 +843,14 @@ unsafe fn planes_run<const FOUR: bool>(
                 keep_a &= (1u64 << (3 * carried)) - 1;
                 keep_b = 0;
             }
-            _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep_a, out_a));
+            let packed_a = _mm512_maskz_compress_epi8(keep_a, out_a);
+            // SAFETY: `len + 64 <= out.capacity()` (ROOM).
+            unsafe { store512_spare(out, len, packed_a) };
             let written_a = keep_a.count_ones() as usize;
-            _mm512_storeu_si512(
-                dst.add(written_a).cast(),
-                _mm512_maskz_compress_epi8(keep_b, out_b),
-            );
+            let packed_b = _mm512_maskz_compress_epi8(keep_b, out_b);
+            // SAFETY: `written_a <= 64`, so `len + written_a + 64 <=
+            // out.capacity()` (ROOM).
+            unsafe { store512_spare(out, len + written_a, packed_b) };
             len += written_a + keep_b.count_ones() as usize;
             if !ok {
                 i += carried;
@@ -812,7 +879,8 @@ pub(super) static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
 /// # Safety
 ///
 /// As [`planes_run`].
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 #[allow(clippy::too_many_lines)]
 unsafe fn planes_two(
@@ -826,28 +894,27 @@ unsafe fn planes_two(
 ) -> (usize, usize) {
     const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
     let n = src.len();
-    let sp = src.as_ptr();
-    // SAFETY: (whole body) features as documented; loads are within
-    // `src` (from `i - 1`, with `3 <= i`, to `i + 33 <= n`), stores
-    // within the room reserved.
-    unsafe {
+    {
         let b = |x: u8| _mm256_set1_epi8(x as i8);
-        let table = |t: &[u8; 16]| __m256i::table(t);
+        let table = table256;
         let (t_lead, t_cont, t_long) = (table(&HIGH_L2), table(&HIGH_CONT), table(&HIGH_LONG));
         let hex_table = table(b"0123456789abcdef");
-        let (letters_lo, letters_hi) = (
-            _mm512_loadu_si512(letters.as_ptr().cast()),
-            _mm512_loadu_si512(letters.as_ptr().add(64).cast()),
-        );
-        let triples = [
-            _mm512_loadu_si512(TRIPLES[0].as_ptr().cast()),
-            _mm512_loadu_si512(TRIPLES[1].as_ptr().cast()),
-        ];
+        // SAFETY: `letters` is 128 bytes long.
+        let letters_lo = unsafe { load512(letters, 0) };
+        // SAFETY: as above.
+        let letters_hi = unsafe { load512(letters, 64) };
+        // SAFETY: the tables are 64 bytes long.
+        let triples = [unsafe { load512(&TRIPLES[0], 0) }, unsafe {
+            load512(&TRIPLES[1], 0)
+        }];
         let nibble = b(0x0F);
         let zero = _mm256_setzero_si256();
         let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
         let sel = |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
-        let load = |at: usize| _mm256_loadu_si256(sp.add(at).cast());
+        // Loads are within `src`: from `i - 1` (with `3 <= i`) to
+        // `i + 33 <= n`, by the loop's bounds.
+        // SAFETY: every `at` below is so.
+        let load = |at: usize| unsafe { load256(src, at) };
         // No window may start with a continuation byte: the run starts
         // at a character, and a lead at a window's end takes its second
         // byte along, so one there is malformed (it is checked here,
@@ -855,14 +922,14 @@ unsafe fn planes_two(
         // checked against the bytes after them, the byte after the
         // window included.
         while n - i >= 2 * JSON_WINDOW {
-            if *sp.add(i) & 0xC0 == 0x80 {
+            if src[i] & 0xC0 == 0x80 {
                 break;
             }
             if out.capacity() - len < ROOM {
-                out.set_len(len);
+                // SAFETY: the bytes of `out` up to `len` are written.
+                unsafe { out.set_len(len) };
                 out.reserve(ROOM);
             }
-            let dst = out.as_mut_ptr().add(len);
             let (c, p1, n1) = (load(i), load(i - 1), load(i + 1));
             let hc = high_nibble(c);
             let lead = _mm256_shuffle_epi8(t_lead, hc);
@@ -948,26 +1015,27 @@ unsafe fn planes_two(
             let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
             let keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
             let keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
-            _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep_a, out_a));
+            let packed_a = _mm512_maskz_compress_epi8(keep_a, out_a);
+            // SAFETY: `len + 64 <= out.capacity()` (ROOM).
+            unsafe { store512_spare(out, len, packed_a) };
             let written_a = keep_a.count_ones() as usize;
-            _mm512_storeu_si512(
-                dst.add(written_a).cast(),
-                _mm512_maskz_compress_epi8(keep_b, out_b),
-            );
+            let packed_b = _mm512_maskz_compress_epi8(keep_b, out_b);
+            // SAFETY: `written_a <= 64`, so `len + written_a + 64 <=
+            // out.capacity()` (ROOM).
+            unsafe { store512_spare(out, len + written_a, packed_b) };
             len += written_a + keep_b.count_ones() as usize;
             // A lead at the window's end: its second byte goes with
             // it (it was checked above).
             i += JSON_WINDOW;
-            if *sp.add(i - 1) >= 0xC0 {
+            if src[i - 1] >= 0xC0 {
                 // Write the second byte's share now: the next window
                 // starts after it.
-                let (lead_byte, second) = (u32::from(*sp.add(i - 1)), u32::from(*sp.add(i)));
+                let (lead_byte, second) = (u32::from(src[i - 1]), u32::from(src[i]));
                 let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
                 let word = super::json_unit_word(cp) >> 24; // the last three digits
-                out.as_mut_ptr()
-                    .add(len)
-                    .cast::<u32>()
-                    .write_unaligned((word as u32).to_le());
+                // SAFETY: at most 96 bytes were written in the window,
+                // so `len + 4 <= out.capacity()` (ROOM).
+                unsafe { store32_spare(out, len, word as u32) };
                 len += 3;
                 i += 1;
             }

@@ -6,20 +6,18 @@
 //! [`escape_char`]); with AVX2 too, text copied as it is under
 //! `JSON_UNESCAPED_UNICODE` ([`raw_run`]).
 
-// Not yet one unsafe operation per block: the JSON kernels' loops are
-// `#[inline(always)]` functions compiled into callers with different
-// features, so their intrinsics are unsafe calls; each loop is one block
-// whose SAFETY note gives the bounds of its loads and stores.
-#![allow(clippy::multiple_unsafe_ops_per_block)]
-
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
 use crate::simd::Vector;
-use crate::simd::memory::{load512, store32_spare, store512_spare};
+use crate::simd::memory::{
+    byte, load128, load256, load512, read32, store32_spare, store64_spare, store128_spare,
+    store256_spare, store512_spare,
+};
 use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::x86_256::{HIGH_CONT, HIGH_L2, HIGH_L3, HIGH_L4, HIGH_LEAD, HIGH_LONG};
+use super::x86_256::{lookups256, utf8_errors256};
 
 /// Where [`unit_escapes`] takes each output byte's nibble from in the
 /// units (bit offsets; `\` and `u` are put in after).
@@ -36,152 +34,158 @@ static HEX_64: [u8; 64] = *b"0123456789abcdef0123456789abcdef0123456789abcdef012
 /// `\uXXXX\uXXXX` for the two UTF-16 units of `units` (the first in
 /// the top half), in the first 12 bytes: each nibble moved to its byte
 /// by a multishift, then looked up.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512 VL and VBMI (the caller enables it).
-#[inline(always)]
-unsafe fn unit_escapes(units: u32) -> __m128i {
-    // SAFETY: features as documented; the tables are as long as read.
-    unsafe {
-        let nibbles = _mm_multishift_epi64_epi8(
-            _mm_loadu_si128(UNIT_NIBBLES.as_ptr().cast()),
-            _mm_set1_epi64x(i64::from(units)),
-        );
-        // 64 entries: the index's top two bits do not count.
-        let hex = _mm_permutexvar_epi8(nibbles, _mm_loadu_si128(HEX_64.as_ptr().cast()));
-        _mm_ternarylogic_epi32::<0xCA>(
-            _mm_loadu_si128(UNIT_DIGITS.as_ptr().cast()),
-            hex,
-            _mm_loadu_si128(UNIT_FIXED.as_ptr().cast()),
-        )
-    }
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+fn unit_escapes(units: u32) -> __m128i {
+    // SAFETY: the table is 16 bytes long.
+    let nibble_at = unsafe { load128(&UNIT_NIBBLES, 0) };
+    let nibbles = _mm_multishift_epi64_epi8(nibble_at, _mm_set1_epi64x(i64::from(units)));
+    // SAFETY: the table is 64 bytes long (16 read).
+    let hex_64 = unsafe { load128(&HEX_64, 0) };
+    // 64 entries: the index's top two bits do not count.
+    let hex = _mm_permutexvar_epi8(nibbles, hex_64);
+    // SAFETY: the table is 16 bytes long.
+    let digits = unsafe { load128(&UNIT_DIGITS, 0) };
+    // SAFETY: the table is 16 bytes long.
+    let fixed = unsafe { load128(&UNIT_FIXED, 0) };
+    _mm_ternarylogic_epi32::<0xCA>(digits, hex, fixed)
 }
 
 /// Writes the `\uXXXX` escape (a surrogate pair above U+FFFF) of the
 /// character at the start of `w` (four bytes, little-endian) whose
-/// lead byte `b` is from 0x80 up at `dst`, and returns how many bytes
-/// count (6 or 12) and the character's length; `None` (nothing
-/// written) where PHP's decoder fails: malformed, overlong, a
-/// surrogate, above U+10FFFF. 16 bytes are stored.
+/// lead byte `b` is from 0x80 up at byte `at` of `out`'s buffer, and
+/// returns how many bytes count (6 or 12) and the character's length;
+/// `None` (nothing written) where PHP's decoder fails: malformed,
+/// overlong, a surrogate, above U+10FFFF. 16 bytes are stored.
 ///
 /// One branch on the character's length; three- and four-byte
 /// characters decoded with `pext` and written by [`unit_escapes`].
 ///
 /// # Safety
 ///
-/// The CPU must have what [`super::x86_256::json_escape_avx512`] needs (the
-/// caller enables it); 16 bytes must be writable at `dst`.
-#[inline(always)]
-pub(super) unsafe fn escape_char(b: u8, w: u32, dst: *mut u8) -> Option<(usize, usize)> {
-    // SAFETY: as documented.
-    unsafe {
-        if b < 0xE0 {
-            if b < 0xC2 || w & 0xC000 != 0x8000 {
-                return None;
-            }
-            let word = super::json_unit_word(u32::from(b & 0x1F) << 6 | (w >> 8 & 0x3F));
-            dst.cast::<u64>().write_unaligned(word.to_le());
-            return Some((6, 2));
+/// `at + 16 <= out.capacity()`.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn escape_char(
+    b: u8,
+    w: u32,
+    out: &mut Vec<u8>,
+    at: usize,
+) -> Option<(usize, usize)> {
+    if b < 0xE0 {
+        if b < 0xC2 || w & 0xC000 != 0x8000 {
+            return None;
         }
-        // The lead byte on top.
-        let x = w.swap_bytes();
-        let (units, written, width) = if b < 0xF0 {
-            let cp = _pext_u32(x, 0x0F3F_3F00);
-            if x & 0x00C0_C000 != 0x0080_8000 || cp < 0x800 || cp >> 11 == 0xD800 >> 11 {
-                return None;
-            }
-            (cp << 16, 6, 3)
-        } else {
-            // Four bits of the lead byte, so that F8 and up are out of
-            // range too.
-            let cp = _pext_u32(x, 0x0F3F_3F3F);
-            if x & 0x00C0_C0C0 != 0x0080_8080 || cp.wrapping_sub(0x1_0000) >= 0x10_0000 {
-                return None;
-            }
-            let v = cp - 0x1_0000;
-            (0xD800_DC00 | (v >> 10) << 16 | (v & 0x3FF), 12, 4)
-        };
-        _mm_storeu_si128(dst.cast(), unit_escapes(units));
-        Some((written, width))
+        let word = super::json_unit_word(u32::from(b & 0x1F) << 6 | (w >> 8 & 0x3F));
+        // SAFETY: `at + 8 <= at + 16 <= out.capacity()` (the caller's).
+        unsafe { store64_spare(out, at, word) };
+        return Some((6, 2));
     }
+    // The lead byte on top.
+    let x = w.swap_bytes();
+    let (units, written, width) = if b < 0xF0 {
+        let cp = _pext_u32(x, 0x0F3F_3F00);
+        if x & 0x00C0_C000 != 0x0080_8000 || cp < 0x800 || cp >> 11 == 0xD800 >> 11 {
+            return None;
+        }
+        (cp << 16, 6, 3)
+    } else {
+        // Four bits of the lead byte, so that F8 and up are out of
+        // range too.
+        let cp = _pext_u32(x, 0x0F3F_3F3F);
+        if x & 0x00C0_C0C0 != 0x0080_8080 || cp.wrapping_sub(0x1_0000) >= 0x10_0000 {
+            return None;
+        }
+        let v = cp - 0x1_0000;
+        (0xD800_DC00 | (v >> 10) << 16 | (v & 0x3FF), 12, 4)
+    };
+    let text = unit_escapes(units);
+    // SAFETY: `at + 16 <= out.capacity()` (the caller's).
+    unsafe { store128_spare(out, at, text) };
+    Some((written, width))
 }
 
 /// The escapes of a 32-byte window `v` of [`super::x86_256::json_escape_avx512`]
 /// at `src[i..]` (with 64 bytes left), `m` its bytes to escape (at
-/// least one): the window is stored at `dst + len`, then each escape
-/// written over it in turn ([`escape_char`] for characters) and the
-/// text after it stored again. A character may cross the window's end.
-/// Returns where the next window starts and the new written length,
-/// or where malformed UTF-8 starts and the length written before it.
+/// least one): the window is stored at byte `len` of `out`'s buffer,
+/// then each escape written over it in turn ([`escape_char`] for
+/// characters) and the text after it stored again. A character may
+/// cross the window's end. Returns where the next window starts and the
+/// new written length, or where malformed UTF-8 starts and the length
+/// written before it.
 ///
 /// # Safety
 ///
-/// The CPU must have what [`super::x86_256::json_escape_avx512`] needs (the
-/// caller enables it); `i + 64 <= src.len()`; `len + 6 * 35 + 64` bytes
-/// writable at `dst`.
-#[inline(always)]
+/// `i + 64 <= src.len()`; `len + 6 * 35 + 64 <= out.capacity()`.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub(super) unsafe fn walk_window(
     src: &[u8],
     mut i: usize,
     v: __m256i,
     m: u32,
-    dst: *mut u8,
+    out: &mut Vec<u8>,
     mut len: usize,
     escapes: &[u64; 128],
     quot: u64,
 ) -> Result<(usize, usize), (usize, usize)> {
     const W: usize = 32;
-    let sp = src.as_ptr();
-    // SAFETY: (whole body) loads within `src` (up to `i + 64`, four
-    // bytes at `i + 31` at most), stores within the room documented.
-    unsafe {
-        // `src[i + last..]` is stored at `dst + len` before each
-        // escape; the escape then overwrites what follows the run.
-        _mm256_storeu_si256(dst.add(len).cast(), v);
-        let mut m = u64::from(m);
-        let mut last = 0;
-        loop {
-            let j = m.trailing_zeros() as usize;
-            len += j - last;
-            let p = i + j;
-            let b = *sp.add(p);
-            if b < 0x80 {
-                let word = if b == b'"' {
-                    quot
-                } else {
-                    escapes[usize::from(b)]
-                };
-                dst.add(len).cast::<u64>().write_unaligned(word.to_le());
-                len += (word >> 56) as usize;
-                last = j + 1;
+    // `src[i + last..]` is stored at `len` before each escape; the
+    // escape then overwrites what follows the run. Every store is below
+    // `len + 6 * 35 + 32` (six bytes per byte up to `i + 35`), every
+    // load below `i + 35 + 32 <= src.len()`.
+    // SAFETY: within the room (the caller's); AVX is enabled.
+    unsafe { store256_spare(out, len, v) };
+    let mut m = u64::from(m);
+    let mut last = 0;
+    loop {
+        let j = m.trailing_zeros() as usize;
+        len += j - last;
+        let p = i + j;
+        // SAFETY: `p < i + 32 <= src.len()`.
+        let b = unsafe { byte(src, p) };
+        if b < 0x80 {
+            let word = if b == b'"' {
+                quot
             } else {
-                let w = u32::from_le(sp.add(p).cast::<u32>().read_unaligned());
-                let Some((written, width)) = escape_char(b, w, dst.add(len)) else {
-                    return Err((p, len));
-                };
-                len += written;
-                last = j + width;
-            }
-            // `last <= 35`.
-            m &= u64::MAX << last;
-            if m == 0 {
-                break;
-            }
-            let rest = _mm256_loadu_si256(sp.add(i + last).cast());
-            _mm256_storeu_si256(dst.add(len).cast(), rest);
-        }
-        if last < W {
-            let rest = _mm256_loadu_si256(sp.add(i + last).cast());
-            _mm256_storeu_si256(dst.add(len).cast(), rest);
-            len += W - last;
-            i += W;
+                escapes[usize::from(b)]
+            };
+            // SAFETY: within the room (the caller's).
+            unsafe { store64_spare(out, len, word) };
+            len += (word >> 56) as usize;
+            last = j + 1;
         } else {
-            i += last;
+            // SAFETY: `p + 4 <= i + 35 <= src.len()`.
+            let w = unsafe { read32(src, p) };
+            // SAFETY: within the room (the caller's).
+            let Some((written, width)) = (unsafe { escape_char(b, w, out, len) }) else {
+                return Err((p, len));
+            };
+            len += written;
+            last = j + width;
         }
-        Ok((i, len))
+        // `last <= 35`.
+        m &= u64::MAX << last;
+        if m == 0 {
+            break;
+        }
+        // SAFETY: `i + last + 32 <= i + 67`... within `src` as above.
+        let rest = unsafe { load256(src, i + last) };
+        // SAFETY: within the room (the caller's); AVX is enabled.
+        unsafe { store256_spare(out, len, rest) };
     }
+    if last < W {
+        // SAFETY: as above.
+        let rest = unsafe { load256(src, i + last) };
+        // SAFETY: as above.
+        unsafe { store256_spare(out, len, rest) };
+        len += W - last;
+        i += W;
+    } else {
+        i += last;
+    }
+    Ok((i, len))
 }
 
 /// Text copied as it is (`JSON_UNESCAPED_UNICODE`), 32 bytes at a time
@@ -198,9 +202,9 @@ pub(super) unsafe fn walk_window(
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2 (the caller enables it); `len <=
-/// out.capacity()`, the bytes of `out` up to `len` written.
-#[inline(always)]
+/// `len <= out.capacity()`, the bytes of `out` up to `len` written.
+#[inline]
+#[target_feature(enable = "avx2")]
 #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 unsafe fn raw_run(
     src: &[u8],
@@ -213,88 +217,92 @@ unsafe fn raw_run(
 ) -> (usize, usize) {
     const W: usize = 32;
     let n = src.len();
-    let sp = src.as_ptr();
-    // SAFETY: (whole body) AVX2 as documented; loads within `src` (up
-    // to `i + 35 <= n`, and back to the run's start), stores within the
-    // room reserved.
-    unsafe {
-        let kl = lookups::<__m256i>();
-        let nibble = _mm256_set1_epi8(0x0F);
-        let (e2, x80, a9, one) = (
-            _mm256_set1_epi8(0xE2u8 as i8),
-            _mm256_set1_epi8(0x80u8 as i8),
-            _mm256_set1_epi8(0xA9u8 as i8),
-            _mm256_set1_epi8(1),
-        );
-        let start = i;
-        // The run's first three bytes, with nothing before them (a
-        // character starts at `i`); after that each window checks three
-        // bytes ahead.
-        let v = _mm256_loadu_si256(sp.add(i).cast());
-        let before = _mm256_permute2x128_si256(v, v, 0x08);
-        let head = _mm256_and_si256(
-            utf8_errors(
-                kl,
-                v,
-                _mm256_alignr_epi8(v, before, 15),
-                _mm256_alignr_epi8(v, before, 14),
-                _mm256_alignr_epi8(v, before, 13),
-            ),
-            _mm256_setr_epi32(0x00FF_FFFF, 0, 0, 0, 0, 0, 0, 0),
-        );
-        if _mm256_testz_si256(head, head) == 0 {
-            return (i, len);
-        }
-        let mut ascii = 0;
-        while n - i >= 2 * W {
-            if out.capacity() - len < W {
-                out.set_len(len);
-                out.reserve(W);
-            }
-            let v = _mm256_loadu_si256(sp.add(i).cast());
-            let n1 = _mm256_loadu_si256(sp.add(i + 1).cast());
-            let n2 = _mm256_loadu_si256(sp.add(i + 2).cast());
-            let n3 = _mm256_loadu_si256(sp.add(i + 3).cast());
-            let special = _mm256_and_si256(
-                _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
-                _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
-            );
-            let mut stop = _mm256_or_si256(special, utf8_errors(kl, n3, n2, n1, v));
-            if !raw_terminators {
-                // E2 80 A8 or E2 80 A9 begins here.
-                stop = _mm256_or_si256(
-                    stop,
-                    _mm256_and_si256(
-                        _mm256_and_si256(_mm256_cmpeq_epi8(v, e2), _mm256_cmpeq_epi8(n1, x80)),
-                        _mm256_cmpeq_epi8(_mm256_or_si256(n2, one), a9),
-                    ),
-                );
-            }
-            if _mm256_testz_si256(stop, stop) == 0 {
-                break;
-            }
-            // Two windows of ASCII in a row: the rest may be ASCII text,
-            // for the caller's faster loop.
-            ascii = if _mm256_movemask_epi8(v) == 0 {
-                ascii + 1
-            } else {
-                0
-            };
-            if ascii == 2 {
-                break;
-            }
-            _mm256_storeu_si256(out.as_mut_ptr().add(len).cast(), v);
-            len += W;
-            i += W;
-        }
-        // Back to the start of a character the last window stored
-        // began (its continuation bytes here were checked).
-        let mut back = 0;
-        while i - back > start && *sp.add(i - back) & 0xC0 == 0x80 {
-            back += 1;
-        }
-        (i - back, len - back)
+    if n - i < 2 * W {
+        return (i, len);
     }
+    let kl = lookups256();
+    let nibble = _mm256_set1_epi8(0x0F);
+    let (e2, x80, a9, one) = (
+        _mm256_set1_epi8(0xE2u8 as i8),
+        _mm256_set1_epi8(0x80u8 as i8),
+        _mm256_set1_epi8(0xA9u8 as i8),
+        _mm256_set1_epi8(1),
+    );
+    let start = i;
+    // The run's first three bytes, with nothing before them (a
+    // character starts at `i`); after that each window checks three
+    // bytes ahead.
+    // SAFETY: `i + 64 <= n`; AVX2 is enabled.
+    let v = unsafe { load256(src, i) };
+    let before = _mm256_permute2x128_si256(v, v, 0x08);
+    let head = _mm256_and_si256(
+        utf8_errors256(
+            kl,
+            v,
+            _mm256_alignr_epi8(v, before, 15),
+            _mm256_alignr_epi8(v, before, 14),
+            _mm256_alignr_epi8(v, before, 13),
+        ),
+        _mm256_setr_epi32(0x00FF_FFFF, 0, 0, 0, 0, 0, 0, 0),
+    );
+    if _mm256_testz_si256(head, head) == 0 {
+        return (i, len);
+    }
+    let mut ascii = 0;
+    while n - i >= 2 * W {
+        if out.capacity() - len < W {
+            // SAFETY: the bytes of `out` up to `len` are written.
+            unsafe { out.set_len(len) };
+            out.reserve(W);
+        }
+        // SAFETY: `i + 35 <= i + 64 <= n` for these four; AVX2.
+        let v = unsafe { load256(src, i) };
+        // SAFETY: as above.
+        let n1 = unsafe { load256(src, i + 1) };
+        // SAFETY: as above.
+        let n2 = unsafe { load256(src, i + 2) };
+        // SAFETY: as above.
+        let n3 = unsafe { load256(src, i + 3) };
+        let special = _mm256_and_si256(
+            _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble)),
+            _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+        );
+        let mut stop = _mm256_or_si256(special, utf8_errors256(kl, n3, n2, n1, v));
+        if !raw_terminators {
+            // E2 80 A8 or E2 80 A9 begins here.
+            stop = _mm256_or_si256(
+                stop,
+                _mm256_and_si256(
+                    _mm256_and_si256(_mm256_cmpeq_epi8(v, e2), _mm256_cmpeq_epi8(n1, x80)),
+                    _mm256_cmpeq_epi8(_mm256_or_si256(n2, one), a9),
+                ),
+            );
+        }
+        if _mm256_testz_si256(stop, stop) == 0 {
+            break;
+        }
+        // Two windows of ASCII in a row: the rest may be ASCII text,
+        // for the caller's faster loop.
+        ascii = if _mm256_movemask_epi8(v) == 0 {
+            ascii + 1
+        } else {
+            0
+        };
+        if ascii == 2 {
+            break;
+        }
+        // SAFETY: `len + 32 <= out.capacity()` (reserved above); AVX2.
+        unsafe { store256_spare(out, len, v) };
+        len += W;
+        i += W;
+    }
+    // Back to the start of a character the last window stored
+    // began (its continuation bytes here were checked).
+    let mut back = 0;
+    while i - back > start && src[i - back] & 0xC0 == 0x80 {
+        back += 1;
+    }
+    (i - back, len - back)
 }
 
 /// [`raw_run`] compiled apart (the kernels' loops were slower with it
@@ -476,7 +484,6 @@ fn sel(m: __m512i, y: __m512i, x: __m512i) -> __m512i {
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
-#[deny(clippy::multiple_unsafe_ops_per_block)]
 pub(super) unsafe fn planes_wide<const FOUR: bool>(
     src: &[u8],
     mut i: usize,
@@ -693,7 +700,6 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 #[allow(clippy::too_many_lines)]
-#[deny(clippy::multiple_unsafe_ops_per_block)]
 pub(super) unsafe fn planes_two_wide(
     src: &[u8],
     mut i: usize,
@@ -836,10 +842,12 @@ mod tests {
                 for third in tails {
                     for fourth in tails {
                         let w = u32::from_le_bytes([b, second, third, fourth]);
-                        let mut got = [0u8; 16];
+                        let mut got = Vec::with_capacity(16);
                         // SAFETY: the CPU has what the kernel needs
                         // (checked above), and 16 bytes are writable.
-                        let r = unsafe { check(b, w, got.as_mut_ptr()) };
+                        let r = unsafe { check(b, w, &mut got) };
+                        // SAFETY: the 16 bytes were stored.
+                        unsafe { got.set_len(16) };
                         let expected = super::super::json_decode_word(w).map(|(cp, width)| {
                             let mut text = Vec::new();
                             if cp >= 0x1_0000 {
@@ -872,8 +880,8 @@ mod tests {
     #[target_feature(
         enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
     )]
-    unsafe fn check(b: u8, w: u32, dst: *mut u8) -> Option<(usize, usize)> {
-        // SAFETY: the caller's.
-        unsafe { super::escape_char(b, w, dst) }
+    unsafe fn check(b: u8, w: u32, out: &mut Vec<u8>) -> Option<(usize, usize)> {
+        // SAFETY: 16 bytes are in `out`'s buffer (the caller's).
+        unsafe { super::escape_char(b, w, out, 0) }
     }
 }
