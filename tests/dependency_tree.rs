@@ -33,7 +33,7 @@ fn dependent_tree(extra: &str) -> Vec<String> {
         dir.join("Cargo.lock"),
     )
     .unwrap();
-    // not `--offline`: a fresh cargo home has not downloaded mimalloc
+    // online: a fresh cargo home has not downloaded mimalloc
     // (crates.io is reachable, as for tests/msrv.rs)
     let out = Command::new(env!("CARGO"))
         .args(["tree", "-e", "normal,build", "--prefix", "none"])
