@@ -17,7 +17,9 @@ use std::io::{self, Write};
 
 use crate::decode::{Status, next_utf8_char};
 use crate::json::sink::{SPILL_AT, Sink, Spill};
-use crate::json::{JsonError, JsonFlags, StructJsonError, write_struct_lines, write_struct_to};
+use crate::json::{
+    JsonError, JsonFlags, StructJsonError, values_are_utf8, write_struct_lines, write_struct_to,
+};
 pub use crate::php::int_cast;
 use crate::php::{Entry, EntryType, Handler, HandlerSet, Key, Parser, Struct, error_string};
 use crate::php::{EntryRef, KeyRef, StructData};
@@ -172,7 +174,13 @@ fn struct_json_output_with(
     results: Results,
 ) -> Result<(), StructJsonError> {
     let result = parser.parse_into_struct_data(data);
-    let written = write_struct_to(|| result.values(), result.index(), flags, out);
+    let written = write_struct_to(
+        || result.values(),
+        || result.strings_are_utf8(),
+        result.index(),
+        flags,
+        out,
+    );
     results.release(result);
     written
 }
@@ -405,7 +413,8 @@ pub fn write_struct_json(
     out: &mut Vec<u8>,
 ) -> Result<(), JsonError> {
     let values = || result.values.iter().map(EntryRef::from);
-    match write_struct_lines(values, &result.index, flags, out) {
+    let values_utf8 = || values_are_utf8(values());
+    match write_struct_lines(values, values_utf8, &result.index, flags, out) {
         Err(StructJsonError::Json(e)) => Err(e),
         // a Vec takes every byte
         Ok(()) | Err(StructJsonError::Io(_)) => Ok(()),

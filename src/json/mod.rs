@@ -50,6 +50,6 @@ pub use error::JsonError;
 pub use escape::{escape_string, escape_string_reference};
 pub use flags::JsonFlags;
 pub use stream::{StructJsonError, write_struct};
-pub(crate) use stream::{write_struct_lines, write_struct_to};
+pub(crate) use stream::{utf8, values_are_utf8, write_struct_lines, write_struct_to};
 pub use structure::{index_to_value, struct_to_value, values_to_value};
 pub use value::{Array, DEFAULT_DEPTH, Key, Value};

@@ -91,23 +91,28 @@ pub fn write_struct(
     flags: JsonFlags,
     out: impl Write,
 ) -> Result<(), StructJsonError> {
+    let values = || result.values.iter().map(EntryRef::from);
     write_struct_to(
-        || result.values.iter().map(EntryRef::from),
+        values,
+        || values_are_utf8(values()),
         &result.index,
         flags,
         out,
     )
 }
 
-/// [`write_struct`] for the arrays `values()` and `index`.
+/// [`write_struct`] for the arrays `values()` and `index`; `values_utf8`
+/// says whether every string of `values()` is well-formed UTF-8 (asked only
+/// when that decides the output).
 pub(crate) fn write_struct_to<'a, I: Iterator<Item = EntryRef<'a>>>(
     values: impl Fn() -> I,
+    values_utf8: impl FnOnce() -> bool,
     index: &[(Vec<u8>, Vec<i64>)],
     flags: JsonFlags,
     out: impl Write,
 ) -> Result<(), StructJsonError> {
     let mut spill = Spill::new(out);
-    let thrown = write_struct_lines(values, index, flags, &mut spill);
+    let thrown = write_struct_lines(values, values_utf8, index, flags, &mut spill);
     if !matches!(thrown, Err(StructJsonError::Io(_))) {
         // what PHP printed before a JsonException is printed too
         spill.finish()?;
@@ -115,15 +120,17 @@ pub(crate) fn write_struct_to<'a, I: Iterator<Item = EntryRef<'a>>>(
     thrown
 }
 
-/// The two lines of `json.php` for the arrays `values()` and `index`.
+/// The two lines of `json.php` for the arrays `values()` and `index`
+/// (`values_utf8` as for [`write_struct_to`]).
 pub(crate) fn write_struct_lines<'a, I: Iterator<Item = EntryRef<'a>>>(
     values: impl Fn() -> I,
+    values_utf8: impl FnOnce() -> bool,
     index: &[(Vec<u8>, Vec<i64>)],
     flags: JsonFlags,
     sink: &mut impl Sink,
 ) -> Result<(), StructJsonError> {
     let encoder = StructEncoder::new(flags);
-    let fails = encoder.may_fail && !values_are_utf8(values());
+    let fails = encoder.may_fail && !values_utf8();
     encoder.line(fails, sink, |sink| encoder.values(values(), sink))?;
     let fails = encoder.may_fail && !index.iter().all(|(tag, _)| utf8(tag));
     encoder.line(fails, sink, |sink| encoder.index(index, sink))
@@ -134,13 +141,13 @@ pub(crate) fn write_struct_lines<'a, I: Iterator<Item = EntryRef<'a>>>(
 /// `php_next_utf8_char()` accepts, and what `simdutf8` checks (with
 /// vector instructions, several times the standard library's speed on
 /// accented text).
-fn utf8(s: &[u8]) -> bool {
+pub(crate) fn utf8(s: &[u8]) -> bool {
     simdutf8::basic::from_utf8(s).is_ok()
 }
 
 /// Whether every string of `$values` (tags, values, attribute names and
 /// values) encodes: the check before the first byte.
-fn values_are_utf8<'a>(mut values: impl Iterator<Item = EntryRef<'a>>) -> bool {
+pub(crate) fn values_are_utf8<'a>(mut values: impl Iterator<Item = EntryRef<'a>>) -> bool {
     values.all(|entry| {
         utf8(entry.tag)
             && entry.value.is_none_or(utf8)

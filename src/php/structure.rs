@@ -366,6 +366,31 @@ impl StructData {
         }
     }
 
+    /// Whether every string of [`Self::values`] is well-formed UTF-8: one
+    /// pass over the packed buffer and the tags, when each string starts
+    /// and ends on a character boundary of a well-formed buffer (then each
+    /// is well-formed too); string by string otherwise, as bytes left
+    /// behind by a moved value, or a character split between two strings,
+    /// can spoil the buffer without spoiling a string.
+    pub(crate) fn strings_are_utf8(&self) -> bool {
+        let boundary = |at: usize| self.bytes.get(at).is_none_or(|b| !(0x80..0xC0).contains(b));
+        let spans_whole = |s: Span| boundary(s.start) && boundary(s.start + s.len);
+        let by_buffer = crate::json::utf8(&self.bytes)
+            && self
+                .entries
+                .iter()
+                .all(|e| e.value().is_none_or(spans_whole))
+            && self
+                .attributes
+                .iter()
+                .all(|a| spans_whole(a.key) && spans_whole(a.value));
+        if by_buffer {
+            self.index.iter().all(|(tag, _)| crate::json::utf8(tag))
+        } else {
+            crate::json::values_are_utf8(self.values())
+        }
+    }
+
     /// `$index`.
     pub(crate) fn index(&self) -> &[(Vec<u8>, Vec<i64>)] {
         &self.index

@@ -758,3 +758,52 @@ mod attribute_arrays {
         }
     }
 }
+
+/// `StructData::strings_are_utf8` (one pass over the packed buffer) against
+/// the check string by string.
+mod struct_utf8 {
+    use std::fmt::Write as _;
+
+    use proptest::prelude::*;
+
+    use crate::decode::TargetEncoding;
+
+    /// Texts whose ISO-8859-1 bytes pair up across strings into UTF-8
+    /// characters (`Ã` then `©` is C3 A9).
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop::sample::select(vec!["a", "Ã", "©", "¢", "é", "ā", "\n"]),
+            0..4,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn packed_check_equals_string_by_string(
+            items in prop::collection::vec((text(), text(), any::<bool>()), 1..6),
+            latin1 in any::<bool>(),
+        ) {
+            let mut doc = String::from("<r>");
+            for (text, value, nested) in &items {
+                write!(doc, "<e v=\"{value}\">{text}").unwrap();
+                if *nested {
+                    write!(doc, "<f>{value}</f>{text}").unwrap();
+                }
+                doc.push_str("</e>");
+            }
+            doc.push_str("</r>");
+            let target = if latin1 { TargetEncoding::Iso8859_1 } else { TargetEncoding::Utf8 };
+            let mut parser = crate::Parser::new(None).unwrap();
+            parser.set_target_encoding(target);
+            let data = parser.parse_into_struct_data(doc.into_bytes());
+            prop_assert!(data.ok);
+            prop_assert_eq!(
+                data.strings_are_utf8(),
+                crate::json::values_are_utf8(data.values())
+            );
+        }
+    }
+}

@@ -27,7 +27,7 @@ fn pump(
     mut convert: impl FnMut(&[u8], bool, &mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut block = vec![0u8; BLOCK];
-    let mut stdout = unbuffered_stdout();
+    let mut stdout = crate::block_stdout();
     let write_err = crate::many::write_failure;
     loop {
         let n = match input.read(&mut block) {
@@ -40,20 +40,6 @@ fn pump(
             return stdout.flush().map_err(write_err);
         }
     }
-}
-
-/// Standard output for writes of whole converted blocks. On Unix a
-/// duplicate of its descriptor: `io::Stdout` is line-buffered and scans
-/// every write for its last newline, a pass over all the output.
-fn unbuffered_stdout() -> Box<dyn Write> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
-            return Box::new(File::from(fd));
-        }
-    }
-    Box::new(io::stdout().lock())
 }
 
 /// `decode --to ENC [FILE]`.

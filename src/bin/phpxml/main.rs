@@ -348,3 +348,17 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// Standard output for writes of whole blocks (converted text, or a
+/// `BufWriter`'s 64 KiB). On Unix a duplicate of its descriptor: `io::Stdout` is line-buffered and scans
+/// every write for its last newline, a pass over all the output.
+pub(crate) fn block_stdout() -> Box<dyn std::io::Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(std::io::stdout().lock())
+}

@@ -143,7 +143,7 @@ pub fn play(php: testing::Invocation, ndjson: bool, inputs: &Inputs) -> Result<(
         .map_err(|e| Failure::Refused(format!("PHP throws a ValueError: {e}")))?;
     let pool = pool(inputs.jobs)?;
     let bar = progress(files.len());
-    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, crate::block_stdout());
     let (mut malformed, mut unreadable) = (0usize, 0usize);
     for batch in files.chunks(BATCH) {
         let outcomes: Vec<Outcome> = pool.install(|| {

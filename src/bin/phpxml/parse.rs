@@ -46,7 +46,7 @@ fn write_error(e: io::Error) -> RunError {
 
 /// One file, printed as the reference script prints it: the byte contract.
 pub fn play_one(invocation: &Invocation) -> Result<(), Failure> {
-    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, crate::block_stdout());
     let written = run(invocation, &mut stdout).and_then(|()| stdout.flush().map_err(write_error));
     written.map_err(|e| match e {
         RunError::Write(why) => Failure::Io(why),
