@@ -171,19 +171,69 @@ struct StructEncoder {
     /// Whether a string can fail the whole encoding (malformed UTF-8 is
     /// neither dropped, replaced nor written as `null`).
     may_fail: bool,
+    /// The fixed bytes of an entry under these flags, each written at once.
+    keys: EntryKeys,
+}
+
+/// What an entry's object holds besides its strings and its level:
+/// punctuation, indentation and key names, made once per encoding.
+#[derive(Default)]
+struct EntryKeys {
+    /// `{"tag":`.
+    open: Vec<u8>,
+    /// `,"value":`.
+    value: Vec<u8>,
+    /// `,"type":"open","level":` for each type, in [`type_slot`]'s order.
+    type_level: [Vec<u8>; 4],
+    /// `,"attributes":`.
+    attributes: Vec<u8>,
+    /// `}`.
+    close: Vec<u8>,
+}
+
+/// Where a type's bytes are in [`EntryKeys::type_level`].
+fn type_slot(kind: EntryType) -> usize {
+    match kind {
+        EntryType::Open => 0,
+        EntryType::Complete => 1,
+        EntryType::Close => 2,
+        EntryType::Cdata => 3,
+    }
 }
 
 impl StructEncoder {
     fn new(flags: JsonFlags) -> Self {
         let partial = flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
-        Self {
+        let mut encoder = Self {
             flags,
             key_flags: flags.difference(JsonFlags::NUMERIC_CHECK),
             partial,
             may_fail: !partial
                 && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
                 && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE),
+            keys: EntryKeys::default(),
+        };
+        let mut keys = EntryKeys::default();
+        keys.open.push(b'{');
+        encoder.name(true, 2, "tag", &mut keys.open);
+        encoder.name(false, 2, "value", &mut keys.value);
+        for kind in [
+            EntryType::Open,
+            EntryType::Complete,
+            EntryType::Close,
+            EntryType::Cdata,
+        ] {
+            let out = &mut keys.type_level[type_slot(kind)];
+            encoder.name(false, 2, "type", out);
+            out.push(b'"');
+            out.extend_from_slice(kind.as_str().as_bytes());
+            out.push(b'"');
+            encoder.name(false, 2, "level", out);
         }
+        encoder.name(false, 2, "attributes", &mut keys.attributes);
+        encoder.close(false, 1, true, &mut keys.close);
+        encoder.keys = keys;
+        encoder
     }
 
     fn pretty(&self) -> bool {
@@ -306,22 +356,18 @@ impl StructEncoder {
     /// One entry: keys in PHP's order (see [`crate::Entry`]), always an
     /// object.
     fn entry(&self, entry: EntryRef<'_>, out: &mut Vec<u8>) {
-        out.push(b'{');
-        self.name(true, 2, "tag", out);
+        let keys = &self.keys;
+        out.extend_from_slice(&keys.open);
         self.string(entry.tag, out);
         let cdata = entry.kind == EntryType::Cdata;
         if cdata && let Some(value) = entry.value {
-            self.name(false, 2, "value", out);
+            out.extend_from_slice(&keys.value);
             self.string(value, out);
         }
-        self.name(false, 2, "type", out);
-        out.push(b'"');
-        out.extend_from_slice(entry.kind.as_str().as_bytes());
-        out.push(b'"');
-        self.name(false, 2, "level", out);
+        out.extend_from_slice(&keys.type_level[type_slot(entry.kind)]);
         write_int(entry.level, out);
         if entry.attributes.is_some() {
-            self.name(false, 2, "attributes", out);
+            out.extend_from_slice(&keys.attributes);
             // an attribute named 0, 1, ... in order makes a list
             let object = self.force_object()
                 || !entry.attributes.iter().enumerate().all(
@@ -348,10 +394,10 @@ impl StructEncoder {
             self.close(empty, 2, object, out);
         }
         if !cdata && let Some(value) = entry.value {
-            self.name(false, 2, "value", out);
+            out.extend_from_slice(&keys.value);
             self.string(value, out);
         }
-        self.close(false, 1, true, out);
+        out.extend_from_slice(&keys.close);
     }
 
     /// `$index`: tag names (string keys, never made ints) to lists of
