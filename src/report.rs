@@ -430,12 +430,36 @@ pub fn write_struct_json(
 /// assert_eq!(out, br#"'it\'s' . "\0" . ''"#);
 /// ```
 pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
+    out.reserve(s.len() + 2);
+    out.push(b'\'');
+    // runs between the bytes that need escaping, copied whole
+    let mut rest = s;
+    while let Some(i) = memchr::memchr3(b'\\', b'\'', 0, rest) {
+        out.extend_from_slice(&rest[..i]);
+        out.extend_from_slice(var_export_escape(rest[i]));
+        rest = &rest[i + 1..];
+    }
+    out.extend_from_slice(rest);
+    out.push(b'\'');
+}
+
+/// How `var_export()` writes `\`, `'` and NUL inside a quoted string.
+fn var_export_escape(b: u8) -> &'static [u8] {
+    match b {
+        b'\\' => b"\\\\",
+        b'\'' => b"\\'",
+        _ => b"' . \"\\0\" . '",
+    }
+}
+
+/// The plain reference for [`var_export_string`]: PHP's loop, a byte at a
+/// time.
+#[cfg(test)]
+fn var_export_string_reference(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'\'');
     for &b in s {
         match b {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\'' => out.extend_from_slice(b"\\'"),
-            0 => out.extend_from_slice(b"' . \"\\0\" . '"),
+            b'\\' | b'\'' | 0 => out.extend_from_slice(var_export_escape(b)),
             _ => out.push(b),
         }
     }
@@ -453,13 +477,13 @@ pub fn var_export_int(v: i64, out: &mut Vec<u8>) {
     if v == i64::MIN {
         out.extend_from_slice(b"-9223372036854775807-1");
     } else {
-        out.extend_from_slice(v.to_string().as_bytes());
+        crate::json::write_int(v, out);
     }
 }
 
 fn export_key(key: KeyRef<'_>, out: &mut Vec<u8>) {
     match key {
-        KeyRef::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        KeyRef::Int(i) => crate::json::write_int(i, out),
         KeyRef::Str(s) => var_export_string(s, out),
     }
 }
@@ -487,42 +511,51 @@ fn close_nested(depth: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(b"),\n");
 }
 
-fn string_element(depth: usize, name: &str, value: &[u8], out: &mut Vec<u8>) {
-    element_key(depth, |o| var_export_string(name.as_bytes(), o), out);
-    var_export_string(value, out);
-    out.extend_from_slice(b",\n");
-}
-
-fn int_element(depth: usize, name: &str, value: i64, out: &mut Vec<u8>) {
-    element_key(depth, |o| var_export_string(name.as_bytes(), o), out);
-    var_export_int(value, out);
-    out.extend_from_slice(b",\n");
+/// A list position as its int key.
+fn write_position(i: usize, out: &mut Vec<u8>) {
+    crate::json::write_int(i64::try_from(i).unwrap_or(i64::MAX), out);
 }
 
 fn export_entry(entry: EntryRef<'_>, out: &mut Vec<u8>) {
-    let d = 2;
-    string_element(d, "tag", entry.tag, out);
+    // the keys of an entry, at its depth (2), written whole
+    const TAG: &[u8] = b"    'tag' => ";
+    const VALUE: &[u8] = b"    'value' => ";
+    const LEVEL: &[u8] = b"    'level' => ";
+    const ATTRIBUTES: &[u8] = b"    'attributes' => \n    array (\n";
+    const ATTRIBUTES_END: &[u8] = b"    ),\n";
+    let string_line = |key: &[u8], value: &[u8], out: &mut Vec<u8>| {
+        out.extend_from_slice(key);
+        var_export_string(value, out);
+        out.extend_from_slice(b",\n");
+    };
+    string_line(TAG, entry.tag, out);
     if entry.kind == EntryType::Cdata
         && let Some(value) = entry.value
     {
-        string_element(d, "value", value, out);
+        string_line(VALUE, value, out);
     }
-    string_element(d, "type", entry.kind.as_str().as_bytes(), out);
-    int_element(d, "level", entry.level, out);
+    out.extend_from_slice(match entry.kind {
+        EntryType::Open => b"    'type' => 'open',\n",
+        EntryType::Complete => b"    'type' => 'complete',\n",
+        EntryType::Close => b"    'type' => 'close',\n",
+        EntryType::Cdata => b"    'type' => 'cdata',\n",
+    });
+    out.extend_from_slice(LEVEL);
+    var_export_int(entry.level, out);
+    out.extend_from_slice(b",\n");
     if entry.attributes.is_some() {
-        element_key(d, |o| var_export_string(b"attributes", o), out);
-        open_nested(d, out);
+        out.extend_from_slice(ATTRIBUTES);
         for (key, value) in entry.attributes.iter() {
-            element_key(d + 1, |o| export_key(key, o), out);
+            element_key(3, |o| export_key(key, o), out);
             var_export_string(value, out);
             out.extend_from_slice(b",\n");
         }
-        close_nested(d, out);
+        out.extend_from_slice(ATTRIBUTES_END);
     }
     if entry.kind != EntryType::Cdata
         && let Some(value) = entry.value
     {
-        string_element(d, "value", value, out);
+        string_line(VALUE, value, out);
     }
 }
 
@@ -539,7 +572,7 @@ fn export_values<'a>(
     sink.buf().extend_from_slice(b"array (\n");
     for (i, entry) in values.enumerate() {
         let out = sink.buf();
-        element_key(1, |o| o.extend_from_slice(i.to_string().as_bytes()), out);
+        element_key(1, |o| write_position(i, o), out);
         open_nested(1, out);
         export_entry(entry, out);
         close_nested(1, out);
@@ -562,7 +595,7 @@ fn export_index(index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Resu
         element_key(1, |o| var_export_string(name, o), out);
         open_nested(1, out);
         for (i, &p) in positions.iter().enumerate() {
-            element_key(2, |o| o.extend_from_slice(i.to_string().as_bytes()), out);
+            element_key(2, |o| write_position(i, o), out);
             var_export_int(p, out);
             out.extend_from_slice(b",\n");
         }
@@ -956,5 +989,24 @@ impl<W: Write> Handler for TraceWriter<W> {
     fn end_namespace_decl(&mut self, prefix: Option<&[u8]>) {
         self.trace.end_namespace_decl(prefix);
         self.spill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{var_export_string, var_export_string_reference};
+
+    proptest! {
+        #[test]
+        fn var_export_string_equals_reference(
+            s in prop::collection::vec(prop::sample::select(vec![0u8, b'\\', b'\'', b'a', b'"', 0xE9]), 0..80)
+        ) {
+            let (mut fast, mut plain) = (b"x".to_vec(), b"x".to_vec());
+            var_export_string(&s, &mut fast);
+            var_export_string_reference(&s, &mut plain);
+            prop_assert_eq!(fast, plain);
+        }
     }
 }

@@ -145,24 +145,45 @@ fn parse_float(s: &[u8]) -> (f64, usize) {
 
 /// Appends a PHP int in decimal.
 pub(crate) fn write_int(value: i64, out: &mut Vec<u8>) {
-    // digits from the right into a stack buffer: no formatter on the path
-    // of every level and position of a large struct
+    // Levels and positions, most of them small: one or two digits written
+    // at once, no division on the path of every entry of a large struct.
+    if let Ok(small) = u8::try_from(value)
+        && small < 100
+    {
+        let pair = &DIGIT_PAIRS[2 * usize::from(small)..][..2];
+        out.extend_from_slice(if small < 10 { &pair[1..] } else { pair });
+        return;
+    }
+    // digits from the right into a stack buffer, two at a time
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut n = value.unsigned_abs();
-    loop {
+    while n >= 100 {
+        let pair = (n % 100) as usize;
+        n /= 100;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[2 * pair..][..2]);
+    }
+    if n >= 10 {
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[2 * n as usize..][..2]);
+    } else {
         at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+        digits[at] = b'0' + n as u8;
     }
     if value < 0 {
         out.push(b'-');
     }
     out.extend_from_slice(&digits[at..]);
 }
+
+/// `00` to `99`.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
 
 /// Appends a finite double as `json_encode()` writes it with
 /// `serialize_precision = -1`: the shortest digits that read back as the
@@ -280,6 +301,20 @@ mod tests {
         let mut out = Vec::new();
         write_double(value, zero_fraction, &mut out);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn write_int_is_decimal() {
+        let mut cases = vec![i64::MIN, i64::MIN + 1, i64::MAX, -100, -99, -10, -9, -1];
+        cases.extend(0..=1100);
+        cases.extend(
+            (0..63).flat_map(|k| [(1i64 << k) - 1, 1i64 << k, 10i64.saturating_pow(k % 19)]),
+        );
+        for n in cases {
+            let mut out = vec![b'x'];
+            write_int(n, &mut out);
+            assert_eq!(out, format!("x{n}").as_bytes(), "{n}");
+        }
     }
 
     #[test]
