@@ -59,6 +59,8 @@ impl Decoder {
             self.pending.clear();
         }
         self.mode = mode;
+        // a new converter: what the old one rejected is offered again
+        self.failed = false;
         self.wide = match mode {
             Mode::Wide(form) => Some(WideDecoder::new(form)),
             _ => None,

@@ -775,7 +775,10 @@ impl Core {
         self.lookahead.gt_before_lt = None;
         self.lookahead.last_gt_any = None;
         let first = raw.len().min(limit);
+        let (reported, pending) = (self.input.enc_error_reported, self.input.pending_enc_error);
         let converted = self.push_input(&raw[..first], false);
+        // a failure after some output only leaves the raw bytes in place
+        (self.input.enc_error_reported, self.input.pending_enc_error) = (reported, pending);
         self.input.enc.defer(&raw[first..]);
         if !converted && self.input.buf.is_empty() {
             // xmlSwitchInputEncodingInt: "switching encoding: encoder
