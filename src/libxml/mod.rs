@@ -618,7 +618,8 @@ impl Core {
                 // xmlParserInputBufferPush: a conversion that fails before it
                 // converts anything fails the push, and xmlParseChunk then sets
                 // errNo to XML_PARSER_EOF (-1) and halts
-                if !self.push_input(data, true) && self.input.buf.len() == old_avail && self.started {
+                if !self.push_input(data, true) && self.input.buf.len() == old_avail && self.started
+                {
                     self.error_code = -1;
                     self.halt();
                     return -1;
