@@ -155,6 +155,7 @@ fn every_ucs2_unit_and_the_ucs4_edges_trace_as_php() {
 
 mod wide_props {
     use super::common;
+    use std::fmt::Write as _;
     use proptest::prelude::*;
 
     /// A document of random names, attribute values and text, encoded by
@@ -162,7 +163,7 @@ mod wide_props {
     fn document(label: &str, names: &[String], texts: &[String]) -> String {
         let mut d = format!("<?xml version=\"1.0\" encoding=\"{label}\"?><r>");
         for (n, t) in names.iter().zip(texts) {
-            d.push_str(&format!("<{n} a{n}=\"{t}\">{t}&#xE9;</{n}>"));
+            write!(d, "<{n} a{n}=\"{t}\">{t}&#xE9;</{n}>").unwrap();
         }
         d.push_str("</r>");
         d

@@ -753,7 +753,6 @@ impl Core {
                 Some(charset) => (Mode::SingleByte(charset), 0, 45),
                 None => return,
             },
-            [0x3C, 0x3F, 0x78, 0x6D] => return,
             [0x3C, 0, 0x3F, 0] => (Mode::Utf16Le, 0, 90),
             [0, 0x3C, 0, 0x3F] => (Mode::Utf16Be, 0, 90),
             [0xEF, 0xBB, 0xBF, _] => {
