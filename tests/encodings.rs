@@ -155,8 +155,8 @@ fn every_ucs2_unit_and_the_ucs4_edges_trace_as_php() {
 
 mod wide_props {
     use super::common;
-    use std::fmt::Write as _;
     use proptest::prelude::*;
+    use std::fmt::Write as _;
 
     /// A document of random names, attribute values and text, encoded by
     /// `encode`, its declaration naming `label`.
