@@ -66,3 +66,173 @@ fn every_byte_of_every_single_byte_charset_traces_as_php() {
         differing.join(", ")
     );
 }
+
+const WIDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/encodings/wide.tsv");
+
+/// The document `tools/capture-wide.php` builds for `case` and `unit`.
+fn wide_doc(case: &str, unit: u32) -> Vec<u8> {
+    if case == "ucs2" {
+        let le = |s: &str| s.bytes().flat_map(|b| [b, 0]).collect::<Vec<u8>>();
+        let mut d = le("<?xml version=\"1.0\" encoding=\"UCS-2\"?><a>");
+        d.extend_from_slice(&u16::try_from(unit).unwrap().to_le_bytes());
+        d.extend(le("</a>"));
+        return d;
+    }
+    let decl = match case {
+        "ucs4" => " encoding=\"UCS-4\"",
+        "utf32be" => " encoding=\"UTF-32BE\"",
+        "utf32" => " encoding=\"UTF-32\"",
+        "detected" => "",
+        other => panic!("unknown case {other}"),
+    };
+    let be = |s: &str| s.bytes().flat_map(|b| [0, 0, 0, b]).collect::<Vec<u8>>();
+    let mut d = be(&format!("<?xml version=\"1.0\"{decl}?><a>"));
+    d.extend_from_slice(&unit.to_be_bytes());
+    d.extend(be("</a>"));
+    d
+}
+
+/// The units of range `k` of `case`, as `tools/capture-wide.php` lists them.
+fn wide_units(case: &str, k: u32) -> Vec<u32> {
+    if case == "ucs2" {
+        return (k * 4096..k * 4096 + 4096).collect();
+    }
+    let edges = [
+        0x80,
+        0xFF,
+        0x7FF,
+        0x800,
+        0xD7FF,
+        0xD800,
+        0xDBFF,
+        0xDC00,
+        0xDFFF,
+        0xE000,
+        0xFFFD,
+        0xFFFE,
+        0xFFFF,
+        0x10000,
+        0x10_FFFF,
+        0x11_0000,
+        0x1F_FFFF,
+        0x20_0000,
+        0x3FF_FFFF,
+        0x400_0000,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
+    ];
+    (0..0x80).chain(edges).collect()
+}
+
+#[test]
+fn every_ucs2_unit_and_the_ucs4_edges_trace_as_php() {
+    let table = std::fs::read_to_string(WIDE).expect("fixtures/encodings/wide.tsv");
+    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 40, "the capture is incomplete");
+    let mut differing = Vec::new();
+    for row in &rows {
+        let [case, k, target, php] = row[..] else {
+            panic!("bad row {row:?}");
+        };
+        let args = target_args(target);
+        let all: Vec<u8> = wide_units(case, k.parse().unwrap())
+            .into_iter()
+            .flat_map(|u| common::trace(&args, &wide_doc(case, u), &[]))
+            .collect();
+        if hex(&Sha256::digest(&all)) != php {
+            differing.push(format!("{case} {k} {target}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{} of {} differ from PHP (see `php -d error_reporting=0 tools/capture-wide.php --raw CASE`): {}",
+        differing.len(),
+        rows.len(),
+        differing.join(", ")
+    );
+}
+
+mod wide_props {
+    use super::common;
+    use proptest::prelude::*;
+    use std::fmt::Write as _;
+
+    /// A document of random names, attribute values and text, encoded by
+    /// `encode`, its declaration naming `label`.
+    fn document(label: &str, names: &[String], texts: &[String]) -> String {
+        let mut d = format!("<?xml version=\"1.0\" encoding=\"{label}\"?><r>");
+        for (n, t) in names.iter().zip(texts) {
+            write!(d, "<{n} a{n}=\"{t}\">{t}&#xE9;</{n}>").unwrap();
+        }
+        d.push_str("</r>");
+        d
+    }
+
+    fn name() -> impl Strategy<Value = String> {
+        "[a-zé][a-zé0-9]{0,5}"
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just('x'),
+                Just(' '),
+                Just('\n'),
+                Just('é'),
+                Just('Я'),
+                Just('中'),
+                Just('\u{FFFD}')
+            ],
+            0..12,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    fn utf16le(s: &str) -> Vec<u8> {
+        s.encode_utf16().flat_map(u16::to_le_bytes).collect()
+    }
+
+    fn utf32be(s: &str) -> Vec<u8> {
+        s.chars().flat_map(|c| u32::from(c).to_be_bytes()).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// UCS-2 (after UTF-16 from the first bytes): whole, one byte at a
+        /// time and random pieces give one trace.
+        #[test]
+        fn ucs2_traces_alike_in_any_pieces(
+            names in proptest::collection::vec(name(), 1..6),
+            texts in proptest::collection::vec(text(), 6),
+            sizes in proptest::collection::vec(1usize..40, 1..8),
+        ) {
+            let doc = utf16le(&document("UCS-2", &names, &texts));
+            let whole = common::trace(&[], &doc, &[]);
+            prop_assert_eq!(&whole, &common::trace(&[], &doc, &[1]));
+            prop_assert_eq!(&whole, &common::trace(&[], &doc, &sizes));
+        }
+
+        /// UCS-4 and UTF-32 (ICU's UTF-32 from the first bytes, then the
+        /// declared form): whole and pieces of whole units give one trace
+        /// (ICU drops a unit cut at the end of a piece, as PHP shows). Not
+        /// `UTF-32`: iconv reads it little-endian without a BOM, so where the
+        /// declaration takes over depends on the pieces, in PHP too; nor a
+        /// declaration past the first 45 characters, which a whole document
+        /// fails on (the first line is all libxml2 converts before it).
+        #[test]
+        fn ucs4_traces_alike_in_pieces_of_whole_units(
+            label in prop_oneof![Just("UCS-4"), Just("UTF-32BE"), Just("UCS-4BE")],
+            names in proptest::collection::vec(name(), 1..6),
+            texts in proptest::collection::vec(text(), 6),
+            units in proptest::collection::vec(1usize..12, 1..8),
+        ) {
+            let doc = utf32be(&document(label, &names, &texts));
+            let sizes: Vec<usize> = units.iter().map(|u| u * 4).collect();
+            let whole = common::trace(&[], &doc, &[]);
+            prop_assert_eq!(&whole, &common::trace(&[], &doc, &[4]));
+            prop_assert_eq!(&whole, &common::trace(&[], &doc, &sizes));
+        }
+    }
+}

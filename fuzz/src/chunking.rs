@@ -138,6 +138,35 @@ pub fn chunking_matters(
         || subset_comment_matters(doc)
         || cdata_unclosed(doc)
         || conversion_fails(doc)
+        || first_line_matters(doc)
+}
+
+/// Clause 7 of [`chunking_matters`]: libxml2 found the encoding from the
+/// first bytes and converts a first line only until the declaration is read
+/// (`xmlCharEncFirstLineInput`, `xmlParseChunk`'s first-line pushes): where
+/// the pieces fall decides what that line holds, where a declared charset
+/// takes over, and (ICU's UCS-4) which units a piece's end drops.
+fn first_line_matters(doc: &[u8]) -> bool {
+    let (le, skip) = match doc {
+        [0, 0, 0, 0x3C, ..] | [0x3C, 0, 0, 0, ..] | [0x4C, 0x6F, 0xA7, 0x94, ..] => return true,
+        [0xFF, 0xFE, ..] => (true, 2),
+        [0xFE, 0xFF, ..] => (false, 2),
+        [0x3C, 0, 0x3F, 0, ..] => (true, 0),
+        [0, 0x3C, 0, 0x3F, ..] => (false, 0),
+        _ => return false,
+    };
+    let line: Vec<u8> = doc[skip..doc.len().min(skip + 90)]
+        .chunks_exact(2)
+        .map(|p| if le { p[0] } else { p[1] })
+        .collect();
+    let Some(end) = line.windows(2).position(|w| w == b"?>") else {
+        return true;
+    };
+    let decl = String::from_utf8_lossy(&line[..end]).to_ascii_uppercase();
+    decl.split("ENCODING=")
+        .nth(1)
+        .and_then(|v| v.split(['"', '\'']).find(|x| !x.trim().is_empty()))
+        .is_some_and(|v| !matches!(v, "UTF-16" | "UTF16" | "UTF-8" | "UTF8"))
 }
 
 /// Clause 5 of [`chunking_matters`].

@@ -1,8 +1,9 @@
 //! Source decoding: what libxml2's input buffer does before the parser sees
-//! the bytes. UTF-8 passes through; UTF-16 (from a BOM) and single-byte
-//! encodings (from the XML declaration) are converted to UTF-8.
+//! the bytes. UTF-8 passes through; UTF-16, UCS-4 and EBCDIC (from the
+//! first bytes), single-byte charsets and the UCS-2/UCS-4/UTF-32 family
+//! (from the XML declaration) are converted to UTF-8.
 
-use super::charsets::{SingleByte, Utf8Table};
+use super::charsets::{Form, SingleByte, Stop, Utf8Table, WideDecoder};
 
 /// How raw bytes become parser input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub(super) enum Mode {
     SingleByte(SingleByte),
     Utf16Le,
     Utf16Be,
+    /// A fixed-width form (UCS-2, UCS-4, UTF-32) as iconv or ICU decodes it.
+    Wide(Form),
 }
 
 /// The conversion state of the input (`xmlParserInputBuffer` raw side).
@@ -26,6 +29,17 @@ pub(super) struct Decoder {
     pub(super) mode: Mode,
     /// The UTF-8 of every byte, for `Mode::SingleByte`.
     single_byte: Option<Box<Utf8Table>>,
+    /// The converter's state, for `Mode::Wide`.
+    wide: Option<WideDecoder>,
+    /// Raw bytes the converter has taken (`rawconsumed`).
+    pub(super) raw_consumed: usize,
+    /// How much raw input `xmlParseChunk` hands an encoding found from the
+    /// first bytes at a time until the XML declaration is read (45, or 90
+    /// for UTF-16, 180 for UCS-4).
+    pub(super) start_limit: usize,
+    /// `pending` holds raw input not offered to the converter yet (after
+    /// `xmlCharEncFirstLineInput`), for the push loop to convert.
+    deferred: bool,
     /// Raw bytes not converted yet (an incomplete UTF-16 unit, or bytes
     /// after a conversion error).
     pending: Vec<u8>,
@@ -40,7 +54,17 @@ pub(super) struct Decoder {
 impl Decoder {
     /// Sets the source encoding (bytes already taken stay as they are).
     pub(super) fn set_mode(&mut self, mode: Mode) {
+        if matches!(self.mode, Mode::Wide(Form::IcuUtf32)) && !self.deferred {
+            // ICU holds an incomplete unit inside the converter being closed
+            self.pending.clear();
+        }
         self.mode = mode;
+        // a new converter: what the old one rejected is offered again
+        self.failed = false;
+        self.wide = match mode {
+            Mode::Wide(form) => Some(WideDecoder::new(form)),
+            _ => None,
+        };
         self.single_byte = match mode {
             Mode::SingleByte(charset) => Some(charset.utf8_table()),
             _ => None,
@@ -52,9 +76,23 @@ impl Decoder {
         !self.pending.is_empty()
     }
 
-    /// Converts `raw` (after any pending bytes), appending UTF-8 to `out`.
-    /// Returns false on a conversion error.
+    /// Keeps `raw` for later conversion (the part of the input
+    /// `xmlCharEncFirstLineInput` leaves in the raw buffer).
+    pub(super) fn defer(&mut self, raw: &[u8]) {
+        self.pending.extend_from_slice(raw);
+        self.deferred = !self.pending.is_empty();
+    }
+
+    /// Raw input kept by [`defer`](Self::defer) and not converted since.
+    pub(super) fn has_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// Converts `raw` (after any pending bytes), appending UTF-8 to `out`;
+    /// `flush` is the flag `xmlCharEncInput` passes to the converter (only
+    /// ICU acts on it). Returns false on a conversion error.
     pub(super) fn convert(&mut self, raw: &[u8], out: &mut Vec<u8>, flush: bool) -> bool {
+        self.deferred = false;
         if self.stopped {
             return true;
         }
@@ -70,6 +108,28 @@ impl Decoder {
         let mut i = 0;
         match self.mode {
             Mode::Utf8 => unreachable!(),
+            Mode::Wide(form) => {
+                let start = out.len();
+                let wide = self.wide.as_mut().expect("set with the mode");
+                let (n, stop) = wide.convert(&data, out);
+                if stop == Stop::Illegal {
+                    if form == Form::IcuUtf32 {
+                        // ICU's pivot keeps what the call converted before the
+                        // illegal unit (xmlUconvWrapper gives no output)
+                        out.truncate(start);
+                    }
+                    self.raw_consumed += n;
+                    self.failed = true;
+                    self.pending = data[n..].to_vec();
+                    return false;
+                }
+                i = n;
+                if flush && form == Form::IcuUtf32 {
+                    // ucnv_convertEx with flush: an incomplete unit at the end
+                    // is taken and dropped (U_TRUNCATED_CHAR_FOUND, ignored)
+                    i = data.len();
+                }
+            }
             Mode::Latin1 => {
                 for &b in &data {
                     super::chars::push_utf8(out, u32::from(b));
@@ -90,6 +150,7 @@ impl Decoder {
                 let table = self.single_byte.as_deref().expect("set with the mode");
                 i = table.convert(&data, out);
                 if i < data.len() {
+                    self.raw_consumed += i;
                     self.failed = true;
                     self.pending = data[i..].to_vec();
                     return false;
@@ -129,6 +190,7 @@ impl Decoder {
                 }
             }
         }
+        self.raw_consumed += i;
         self.pending = data[i..].to_vec();
         // an odd byte or a high surrogate left at the end stays unconverted,
         // without an error, even when the input is flushed
@@ -147,6 +209,10 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
         // and ICU's spelling
         b"ISO-8859-1" | b"ISO-LATIN-1" | b"ISO LATIN 1" | b"LATIN-1" => Some(Mode::Latin1),
         b"ASCII" | b"US-ASCII" => Some(Mode::Ascii),
-        _ => SingleByte::for_label(&n).map(Mode::SingleByte),
+        // iconv does not know it; ICU's UTF-32 does
+        b"ISO-10646-UCS-4" => Some(Mode::Wide(Form::IcuUtf32)),
+        _ => SingleByte::for_label(&n)
+            .map(Mode::SingleByte)
+            .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide)),
     }
 }

@@ -5,6 +5,7 @@
 use quick_xml::parser::{ElementParser, Parser as _};
 
 use super::chars::{is_blank, is_char};
+use super::charsets::{Form, SingleByte};
 use super::encoding::Mode;
 use super::{Core, Progressive, State, err};
 use crate::sax::Sax;
@@ -468,6 +469,11 @@ impl Core {
                 self.stop();
                 return;
             }
+            if self.state != State::Start && self.input.enc.has_deferred() {
+                // the top of xmlParseTryOrFinish: raw input left by the first
+                // line is converted once the start state is left
+                self.push_input(&[], true);
+            }
             if self.input.pending_enc_error && self.state != State::Start {
                 self.input.pending_enc_error = false;
                 // the converter failed: libxml2 reports it when it next reads
@@ -724,29 +730,62 @@ impl Core {
         }
     }
 
-    /// At the start: BOM / encoding detection on the first 4 bytes.
+    /// At the start: `xmlDetectCharEncoding` on the first 4 bytes, then
+    /// `xmlSwitchEncoding`: the BOM is skipped and only the first line
+    /// (`xmlCharEncFirstLineInput`: 45 characters' worth of bytes) is
+    /// converted; the rest waits in the raw buffer until the push loop
+    /// leaves the start state.
     fn detect_encoding(&mut self) {
         let s = [self.nxt(0), self.nxt(1), self.nxt(2), self.nxt(3)];
-        if s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF {
-            self.input.cur += 3;
-        } else if (s[0] == 0xFF && s[1] == 0xFE)
-            || (s[0] == 0xFE && s[1] == 0xFF)
-            || s == [0x3C, 0, 0x3F, 0]
-            || s == [0, 0x3C, 0, 0x3F]
-        {
-            let le = s[0] == 0xFF || s[0] == 0x3C;
-            let skip = if s[0] == 0xFF || s[0] == 0xFE { 2 } else { 0 };
-            let raw = self.input.buf.split_off(self.input.cur + skip);
-            self.input.buf.clear();
-            self.input.cur = 0;
-            self.input
-                .enc
-                .set_mode(if le { Mode::Utf16Le } else { Mode::Utf16Be });
-            self.lookahead.last_lt = None;
-            self.lookahead.gt_after_lt = None;
-            self.lookahead.gt_before_lt = None;
-            self.lookahead.last_gt_any = None;
-            self.push_input(&raw, false);
+        let (mode, skip, limit) = match s {
+            // xmlGetCharEncodingHandler: "ISO-10646-UCS-4", which only ICU
+            // opens, for both orders
+            [0, 0, 0, 0x3C] | [0x3C, 0, 0, 0] => (Mode::Wide(Form::IcuUtf32), 0, 180),
+            [0, 0, 0x3C, 0] | [0, 0x3C, 0, 0] => {
+                // no handler for the unusual orders: "encoding not
+                // supported", then xmlStopParser
+                self.fatal(err::UNSUPPORTED_ENCODING);
+                self.stop();
+                return;
+            }
+            // "EBCDIC" and "ebcdic" open nothing; "EBCDIC-US" is iconv's
+            [0x4C, 0x6F, 0xA7, 0x94] => match SingleByte::for_label(b"EBCDIC-US") {
+                Some(charset) => (Mode::SingleByte(charset), 0, 45),
+                None => return,
+            },
+            [0x3C, 0, 0x3F, 0] => (Mode::Utf16Le, 0, 90),
+            [0, 0x3C, 0, 0x3F] => (Mode::Utf16Be, 0, 90),
+            [0xEF, 0xBB, 0xBF, _] => {
+                self.input.cur += 3;
+                return;
+            }
+            [0xFF, 0xFE, ..] => (Mode::Utf16Le, 2, 90),
+            [0xFE, 0xFF, ..] => (Mode::Utf16Be, 2, 90),
+            _ => return,
+        };
+        let raw = self.input.buf.split_off(self.input.cur + skip);
+        self.input.buf.clear();
+        self.input.cur = 0;
+        self.input.enc.set_mode(mode);
+        self.input.enc.raw_consumed = skip;
+        self.input.enc.start_limit = limit;
+        self.lookahead.last_lt = None;
+        self.lookahead.gt_after_lt = None;
+        self.lookahead.gt_before_lt = None;
+        self.lookahead.last_gt_any = None;
+        let first = raw.len().min(limit);
+        let (reported, pending) = (self.input.enc_error_reported, self.input.pending_enc_error);
+        let converted = self.push_input(&raw[..first], false);
+        // a failure after some output only leaves the raw bytes in place
+        (self.input.enc_error_reported, self.input.pending_enc_error) = (reported, pending);
+        self.input.enc.defer(&raw[first..]);
+        if !converted && self.input.buf.is_empty() {
+            // xmlSwitchInputEncodingInt: "switching encoding: encoder
+            // error"; xmlSwitchEncoding stops the parser with
+            // XML_I18N_CONV_FAILED
+            self.fatal(err::INTERNAL_ERROR);
+            self.stop();
+            self.error_code = err::I18N_CONV_FAILED;
         }
     }
 
@@ -757,6 +796,9 @@ impl Core {
     /// error: `xmlSwitchInputEncodingInt` fails).
     pub(super) fn switch_encoding(&mut self, mode: Mode) -> bool {
         if self.input.enc.mode != Mode::Utf8 {
+            // xmlSwitchInputEncodingInt with an encoder in place: the new one
+            // takes over the raw input not converted yet
+            self.input.enc.set_mode(mode);
             return true;
         }
         let raw = self.input.buf.split_off(self.input.cur);

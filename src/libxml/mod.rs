@@ -94,6 +94,8 @@ pub(crate) mod err {
     pub const UNKNOWN_VERSION: i32 = 108;
     pub const NAME_TOO_LONG: i32 = 110;
     pub const USER_STOP: i32 = 111;
+    /// `XML_I18N_CONV_FAILED`.
+    pub const I18N_CONV_FAILED: i32 = 6003;
     pub const NS_ERR_XML_NAMESPACE: i32 = 200;
     pub const NS_ERR_UNDEFINED_NAMESPACE: i32 = 201;
     pub const NS_ERR_QNAME: i32 = 202;
@@ -598,46 +600,67 @@ impl Core {
             end_in_cr = true;
             data = &data[..data.len() - 1];
         }
-        let old_avail = self.input.buf.len();
-        if !data.is_empty() {
-            // xmlParserInputBufferPush: a conversion that fails before it
-            // converts anything fails the push, and xmlParseChunk then sets
-            // errNo to XML_PARSER_EOF (-1) and halts
-            if !self.push_input(data, false) && self.input.buf.len() == old_avail && self.started {
-                self.error_code = -1;
-                self.halt();
-                return -1;
+        loop {
+            // xmldecl_done: while the declaration is not read, an encoding
+            // found from the first bytes gets the chunk a first line at a time
+            let mut remain: &[u8] = &[];
+            if self.state == State::Start && self.input.enc.mode != encoding::Mode::Utf8 {
+                let mut len = self.input.enc.start_limit;
+                if self.input.enc.raw_consumed < len {
+                    len -= self.input.enc.raw_consumed;
+                }
+                if data.len() > len {
+                    (data, remain) = data.split_at(len);
+                }
             }
-        } else if self.state != State::Eof && self.input.enc.has_pending() {
-            // no data: what is left of the raw input is converted; a failure
-            // there halts without touching errNo
-            if !self.push_input(&[], terminate) && self.input.buf.len() == old_avail {
-                self.halt();
-                return err::INVALID_ENCODING;
+            let old_avail = self.input.buf.len();
+            if !data.is_empty() {
+                // xmlParserInputBufferPush: a conversion that fails before it
+                // converts anything fails the push, and xmlParseChunk then sets
+                // errNo to XML_PARSER_EOF (-1) and halts
+                if !self.push_input(data, true) && self.input.buf.len() == old_avail && self.started
+                {
+                    self.error_code = -1;
+                    self.halt();
+                    return -1;
+                }
+            } else if self.state != State::Eof && self.input.enc.has_pending() {
+                // no data: what is left of the raw input is converted; a failure
+                // there halts without touching errNo
+                if !self.push_input(&[], terminate) && self.input.buf.len() == old_avail {
+                    self.halt();
+                    return err::INVALID_ENCODING;
+                }
             }
-        }
-        let avail = self.input.buf.len();
-        let new = &self.input.buf[old_avail.min(avail)..];
-        if (terminate
-            || old_avail == 0
-            || avail == 0
-            || avail > 10_000_000
-            || self.check_transition(new))
-            && !self.content_waits(terminate)
-        {
-            self.try_or_finish(sink, terminate);
-        }
-        if self.state == State::Eof {
-            return self.error_code;
-        }
-        if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
-            && !self.halted
-        {
-            self.fatal(err::INTERNAL_ERROR);
-            self.halt();
-        }
-        if self.error_code != 0 && self.disable_sax {
-            return self.error_code;
+            let avail = self.input.buf.len();
+            let new = &self.input.buf[old_avail.min(avail)..];
+            if !remain.is_empty() {
+                self.try_or_finish(sink, false);
+            } else if (terminate
+                || old_avail == 0
+                || avail == 0
+                || avail > 10_000_000
+                || self.check_transition(new))
+                && !self.content_waits(terminate)
+            {
+                self.try_or_finish(sink, terminate);
+            }
+            if self.state == State::Eof {
+                return self.error_code;
+            }
+            if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
+                && !self.halted
+            {
+                self.fatal(err::INTERNAL_ERROR);
+                self.halt();
+            }
+            if self.error_code != 0 && self.disable_sax {
+                return self.error_code;
+            }
+            if remain.is_empty() {
+                break;
+            }
+            data = remain;
         }
         if end_in_cr {
             self.push_input(b"\r", false);

@@ -181,6 +181,17 @@ impl Core {
             if self.input.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
+        } else if utf16_mode && (upper == b"UTF-16LE" || upper == b"UTF-16BE") {
+            // xmlSwitchInputEncodingInt: libxml2's own handler of the other
+            // order replaces the one found from the first bytes
+            let mode = if upper == b"UTF-16LE" {
+                encoding::Mode::Utf16Le
+            } else {
+                encoding::Mode::Utf16Be
+            };
+            if mode != self.input.enc.mode {
+                self.switch_encoding(mode);
+            }
         } else if upper == b"UTF-8"
             || upper == b"UTF8"
             || (utf16_mode && (upper.starts_with(b"UTF-16") || upper.starts_with(b"UTF16")))

@@ -3,8 +3,10 @@
 //! not decode itself).
 
 mod single_byte;
+mod wide;
 
 use single_byte::{CHARSETS, LABELS, NONE};
+pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
 
 /// A stateless single-byte charset, by its index in the generated tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
