@@ -11,7 +11,7 @@
 use std::process::Command;
 
 /// What a dependent with default features may build: the crate, what it
-/// parses with (quick-xml and its memchr, encoding_rs and its cfg-if), and
+/// parses with (quick-xml and its memchr, `encoding_rs` and its cfg-if), and
 /// simdutf8, which validates UTF-8.
 const LIBRARY_TREE: [&str; 7] = [
     "cfg-if",
