@@ -15,7 +15,7 @@ inputs=${PHPXML_INPUTS:-/tmp/parse-inputs}
 out=${1:-/dev/stdout}
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed" >&2; exit 1; }
 
-cargo build -q --release --features fast-alloc --bin phpxml
+cargo build -q --release -p phpxml-cli --features fast-alloc
 cargo bench -q --bench parse --no-run 2>/dev/null
 bench=$(ls -t target/release/deps/parse-* | grep -v '\.d$' | head -1)
 [ -f "$inputs/config-4MiB.xml" ] || PHPXML_WRITE_INPUTS="$inputs" "$bench" >/dev/null

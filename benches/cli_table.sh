@@ -28,7 +28,7 @@ inputs=${PHPXML_INPUTS:-/tmp/parse-inputs}
 php="php -d error_reporting=0 -d memory_limit=-1"
 bin=target/release/phpxml
 
-cargo build -q --release --features fast-alloc --bin phpxml
+cargo build -q --release -p phpxml-cli --features fast-alloc
 if [ ! -f "$inputs/feed-french-32MiB.xml" ]; then
     cargo bench -q --bench parse --no-run 2>/dev/null
     bench=$(ls -t target/release/deps/parse-* | grep -v '\.d$' | head -1)

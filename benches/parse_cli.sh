@@ -13,7 +13,7 @@ set -euo pipefail
 runs=10
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then runs=$1; shift; fi
 ref=${PHP_REFERENCE:-../shared/php-reference}
-cargo build -q --release --features fast-alloc --bin phpxml
+cargo build -q --release -p phpxml-cli --features fast-alloc
 bin=target/release/phpxml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -266,11 +266,6 @@ assert_eq!(serde_json::to_string(&result.index_array()).unwrap(), r#"{"A":[0,2],
 ```
 "##
 )]
-//! * **`fast-alloc`** (off by default): the `phpxml` command allocates
-//!   with mimalloc (`xml_parse_into_struct()`'s arrays are millions of small
-//!   allocations). It compiles mimalloc's C code, so it stays off for
-//!   library users, whose default build is Rust only; install the command
-//!   with `cargo install --path . --features fast-alloc`.
 //! * **`simdutf`** (off by default): only adds the C++ simdutf library to
 //!   the decoder benchmarks as a speed peer; the library never uses it.
 //! * **`expat`** (off by default): only adds libexpat with no-op handlers

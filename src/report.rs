@@ -3,7 +3,7 @@
 //! PHP 8.2's `var_export()` of the arrays, the trace lines with their
 //! quoting, the `ok` and `result` lines, and `json_encode()` of the arrays
 //! (`phpxml struct --format json`). The scripts' arguments are the command
-//! line's business (`src/bin/phpxml`).
+//! line's business (cli/src, the `phpxml-cli` package).
 //!
 //! ```
 //! use phpxml::{Parser, report::struct_output};

@@ -548,19 +548,65 @@ pub fn assert_replays(dir: &Path) {
 
 /// A unified diff of two outputs, line by line (bytes that are not UTF-8
 /// shown as U+FFFD), three lines of context, at most 60 lines.
+///
+/// One hunk, from the first differing line to the last: outputs that
+/// differ from PHP's usually differ in one place, and the library keeps
+/// no diff crate in its users' dependency tree for a test report.
 #[must_use]
 pub fn unified_diff(expected: &[u8], got: &[u8], expected_name: &str, got_name: &str) -> String {
     const MOST: usize = 60;
+    const CONTEXT: usize = 3;
     let (e, g) = (
         String::from_utf8_lossy(expected),
         String::from_utf8_lossy(got),
     );
-    let diff = similar::TextDiff::from_lines(&*e, &*g);
-    let text = diff
-        .unified_diff()
-        .context_radius(3)
-        .header(expected_name, got_name)
-        .to_string();
+    let (e, g): (Vec<&str>, Vec<&str>) = (
+        e.split_inclusive('\n').collect(),
+        g.split_inclusive('\n').collect(),
+    );
+    let same_head = e.iter().zip(&g).take_while(|(a, b)| a == b).count();
+    let same_tail = e[same_head..]
+        .iter()
+        .rev()
+        .zip(g[same_head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut text = String::new();
+    if same_head + same_tail < e.len().max(g.len()) {
+        let start = same_head.saturating_sub(CONTEXT);
+        let (e_end, g_end) = (
+            (e.len() - same_tail + CONTEXT).min(e.len()),
+            (g.len() - same_tail + CONTEXT).min(g.len()),
+        );
+        // A hunk's range: its first line (1-based; the line before it when
+        // empty) and its length, as diff -u writes them.
+        let range = |len: usize| format!("{},{len}", if len == 0 { start } else { start + 1 });
+        let _ = write!(
+            text,
+            "--- {expected_name}\n+++ {got_name}\n@@ -{} +{} @@\n",
+            range(e_end - start),
+            range(g_end - start)
+        );
+        let line = |text: &mut String, mark: char, l: &str| {
+            text.push(mark);
+            text.push_str(l);
+            if !l.ends_with('\n') {
+                text.push_str("\n\\ No newline at end of file\n");
+            }
+        };
+        for l in &e[start..same_head] {
+            line(&mut text, ' ', l);
+        }
+        for l in &e[same_head..e.len() - same_tail] {
+            line(&mut text, '-', l);
+        }
+        for l in &g[same_head..g.len() - same_tail] {
+            line(&mut text, '+', l);
+        }
+        for l in &e[e.len() - same_tail..e_end] {
+            line(&mut text, ' ', l);
+        }
+    }
     let mut lines = text.lines();
     let mut shown = String::new();
     for l in lines.by_ref().take(MOST) {

@@ -372,6 +372,9 @@ struct Pools {
     atts: Option<Attributes>,
     /// Allocations of element names whose elements have ended (SAX1).
     name_pool: Vec<Vec<u8>>,
+    /// Reused buffer of a comment's text or a PI's target and data, and of
+    /// what the default handler gets for them (taken out while used).
+    markup_buf: Vec<u8>,
 }
 
 /// Attributes of a start tag. Names and values are read where they stand
@@ -1019,27 +1022,37 @@ impl Core {
         }
     }
 
-    fn emit_comment(&self, sink: &mut impl Sax, text: &[u8]) {
+    /// The comment `buf[..]` to the default handler as `<!--text-->`,
+    /// written after it in `buf` (no allocation once `buf` has grown).
+    fn emit_comment(&self, sink: &mut impl Sax, buf: &mut Vec<u8>) {
         if self.installed.default {
-            let mut d = Vec::with_capacity(text.len() + 7);
-            d.extend_from_slice(b"<!--");
-            d.extend_from_slice(text);
-            d.extend_from_slice(b"-->");
-            sink.default(&d);
+            let text = buf.len();
+            buf.extend_from_slice(b"<!--");
+            buf.extend_from_within(..text);
+            buf.extend_from_slice(b"-->");
+            sink.default(&buf[text..]);
         }
     }
 
-    fn emit_pi(&self, sink: &mut impl Sax, target: &[u8], data: Option<&[u8]>) {
+    /// The PI whose target is `buf[..target]` and whose data, if any, is
+    /// the rest of `buf`: to its handler, or to the default handler as
+    /// `<?target data?>` written after it in `buf`.
+    fn emit_pi(&self, sink: &mut impl Sax, buf: &mut Vec<u8>, target: usize, has_data: bool) {
         if self.installed.processing_instruction {
-            sink.processing_instruction(target, data);
+            let (name, data) = buf.split_at(target);
+            sink.processing_instruction(name, has_data.then_some(data));
         } else if self.installed.default {
-            let mut d = Vec::new();
-            d.extend_from_slice(b"<?");
-            d.extend_from_slice(target);
-            d.push(b' ');
-            d.extend_from_slice(data.unwrap_or(b"(null)"));
-            d.extend_from_slice(b"?>");
-            sink.default(&d);
+            let end = buf.len();
+            buf.extend_from_slice(b"<?");
+            buf.extend_from_within(..target);
+            buf.push(b' ');
+            if has_data {
+                buf.extend_from_within(target..end);
+            } else {
+                buf.extend_from_slice(b"(null)");
+            }
+            buf.extend_from_slice(b"?>");
+            sink.default(&buf[end..]);
         }
     }
 

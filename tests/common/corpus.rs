@@ -41,12 +41,20 @@ impl Case {
     }
 }
 
+/// The repository's top: the library's directory, the parent of the
+/// command line's package (cli/).
+pub fn top() -> &'static Path {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if env!("CARGO_PKG_NAME") == "phpxml-cli" {
+        manifest.parent().expect("cli/ inside the repository")
+    } else {
+        manifest
+    }
+}
+
 /// `fixtures/php`, or the directory `PHPXML_FIXTURES` names.
 pub fn dir() -> PathBuf {
-    std::env::var_os("PHPXML_FIXTURES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/php"),
-        PathBuf::from,
-    )
+    std::env::var_os("PHPXML_FIXTURES").map_or_else(|| top().join("fixtures/php"), PathBuf::from)
 }
 
 /// Every case of the corpus, sorted by name. Panics if there are fewer

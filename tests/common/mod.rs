@@ -5,7 +5,6 @@
 #![allow(dead_code)] // each test binary uses part of it
 
 pub mod corpus;
-pub mod run;
 use phpxml::report::Trace;
 use phpxml::testing::{Command, Invocation};
 

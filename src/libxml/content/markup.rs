@@ -77,8 +77,25 @@ impl Core {
     // Comments and PIs
     // ------------------------------------------------------------------
 
-    /// `xmlParseComment`.
+    /// `xmlParseComment`, its text collected in the reused markup buffer.
     pub(in crate::libxml) fn parse_comment(&mut self, sink: &mut impl Sax) {
+        let mut buf = std::mem::take(&mut self.pools.markup_buf);
+        buf.clear();
+        self.parse_comment_into(sink, &mut buf);
+        self.keep_markup_buf(buf);
+    }
+
+    /// Puts the markup buffer back for the next comment or PI, unless a
+    /// long one made it large.
+    fn keep_markup_buf(&mut self, buf: Vec<u8>) {
+        const KEPT: usize = 1 << 16;
+        if buf.capacity() <= KEPT {
+            self.pools.markup_buf = buf;
+        }
+    }
+
+    /// `xmlParseComment` with its text in `buf`.
+    fn parse_comment_into(&mut self, sink: &mut impl Sax, buf: &mut Vec<u8>) {
         if !(self.raw() == b'<'
             && self.nxt(1) == b'!'
             && self.nxt(2) == b'-'
@@ -88,7 +105,6 @@ impl Core {
         }
         self.skip(4);
         self.shrink_macro();
-        let mut buf: Vec<u8> = Vec::new();
         let mut i = self.input.cur;
         loop {
             if self.at(i) == 0xA {
@@ -149,7 +165,7 @@ impl Core {
                     if self.at(i + 2) == b'>' {
                         self.skip(3);
                         if !self.disable_sax {
-                            self.emit_comment(sink, &buf);
+                            self.emit_comment(sink, buf);
                         }
                         return;
                     }
@@ -173,7 +189,7 @@ impl Core {
     }
 
     /// `xmlParseCommentComplex`.
-    fn parse_comment_complex(&mut self, sink: &mut impl Sax, mut buf: Vec<u8>) {
+    fn parse_comment_complex(&mut self, sink: &mut impl Sax, buf: &mut Vec<u8>) {
         let (q, ql) = self.cur_char();
         if q == 0 {
             self.fatal(err::COMMENT_NOT_FINISHED);
@@ -205,7 +221,7 @@ impl Core {
             if r == u32::from(b'-') && q == u32::from(b'-') {
                 self.fatal(err::HYPHEN_IN_COMMENT);
             }
-            push_utf8(&mut buf, q);
+            push_utf8(buf, q);
             q = r;
             r = c;
             rl = l;
@@ -225,58 +241,70 @@ impl Core {
         } else {
             self.next_char();
             if !self.disable_sax {
-                self.emit_comment(sink, &buf);
+                self.emit_comment(sink, buf);
             }
         }
     }
 
-    /// `xmlParsePITarget`.
-    fn parse_pi_target(&mut self) -> Option<Vec<u8>> {
-        let name = self.parse_name()?;
+    /// `xmlParsePITarget`, the name appended to `out` (empty): false where
+    /// there is no name.
+    fn parse_pi_target(&mut self, out: &mut Vec<u8>) -> bool {
+        if !self.parse_name_into(out) {
+            return false;
+        }
+        let name = &out[..];
         if name.len() >= 3 && name[..3].eq_ignore_ascii_case(b"xml") {
             if name.len() == 3 {
                 self.fatal(err::RESERVED_XML_NAME);
-                return Some(name);
+                return true;
             }
             if name != b"xml-stylesheet" && name != b"xml-model" {
                 self.warning();
             }
         }
-        if name.contains(&b':') {
+        if out.contains(&b':') {
             self.error(err::NS_ERR_COLON);
         }
-        Some(name)
+        true
     }
 
-    /// `xmlParsePI`.
+    /// `xmlParsePI`, target and data collected in the reused markup buffer.
     pub(in crate::libxml) fn parse_pi(&mut self, sink: &mut impl Sax) {
+        let mut buf = std::mem::take(&mut self.pools.markup_buf);
+        buf.clear();
+        self.parse_pi_into(sink, &mut buf);
+        self.keep_markup_buf(buf);
+    }
+
+    /// `xmlParsePI` with the target, then the data, in `buf`.
+    fn parse_pi_into(&mut self, sink: &mut impl Sax, buf: &mut Vec<u8>) {
         if !(self.raw() == b'<' && self.nxt(1) == b'?') {
             return;
         }
         self.skip(2);
         self.shrink_macro();
-        let Some(target) = self.parse_pi_target() else {
+        if !self.parse_pi_target(buf) {
             self.fatal(err::PI_NOT_STARTED);
             return;
-        };
+        }
+        let target = buf.len();
         if self.raw() == b'?' && self.nxt(1) == b'>' {
             self.skip(2);
             if !self.disable_sax {
-                self.emit_pi(sink, &target, None);
+                self.emit_pi(sink, buf, target, false);
             }
             return;
         }
         if self.skip_blanks() == 0 {
             self.fatal(err::SPACE_REQUIRED);
         }
-        let mut buf: Vec<u8> = Vec::new();
         let (mut c, mut l) = self.cur_char();
         while is_char(c) && (c != u32::from(b'?') || self.nxt(1) != b'>') {
-            push_utf8(&mut buf, c);
+            push_utf8(buf, c);
             self.nextl(l);
             (c, l) = self.cur_char();
             // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
-            if buf.len() > MAX_TEXT_LENGTH {
+            if buf.len() - target > MAX_TEXT_LENGTH {
                 self.fatal(err::PI_NOT_FINISHED);
                 return;
             }
@@ -286,7 +314,7 @@ impl Core {
         } else {
             self.skip(2);
             if !self.disable_sax {
-                self.emit_pi(sink, &target, Some(&buf));
+                self.emit_pi(sink, buf, target, true);
             }
         }
     }

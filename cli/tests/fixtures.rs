@@ -12,11 +12,12 @@
 //! from another directory; `PHPXML_FIXTURE=SUBSTRING` runs only matching
 //! cases.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Mutex;
 
@@ -37,7 +38,7 @@ enum Outcome {
 }
 
 fn known_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/known-differences.txt")
+    corpus::top().join("fixtures/known-differences.txt")
 }
 
 /// The library's output: what `phpxml SUB OPTS FILE` prints on stdout

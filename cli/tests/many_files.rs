@@ -3,6 +3,7 @@
 //! by its arguments, against PHP's captured outputs. And `--format ndjson`
 //! holds the same `json_encode()` arrays as `--format json`.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;

@@ -1,11 +1,11 @@
 //! The command line's help, errors and exit codes (its outputs are checked
-//! against PHP by `tests/fixtures.rs`).
+//! against PHP by `cli/tests/fixtures.rs`).
 
-mod common;
+mod run;
 
 use std::process::{Command, Output};
 
-use common::run::{Scratch, phpxml, text};
+use run::{Scratch, phpxml, text};
 
 #[test]
 fn help_names_every_option_with_its_php_name() {
@@ -104,7 +104,7 @@ fn phpxml_stdin(args: &[&str], input: &[u8]) -> Output {
 
 #[test]
 fn dash_is_standard_input_for_every_command() {
-    let doc = std::fs::read("examples/rss.xml").unwrap();
+    let doc = std::fs::read(run::top().join("examples/rss.xml")).unwrap();
     for args in [
         &["struct"][..],
         &["struct", "--format", "json"],

@@ -18,7 +18,7 @@ use crate::script::{self, CompareArgs, ReportFormat};
 
 /// `reference/phpxml.php`, written to a temporary file at run time, so
 /// that an installed binary works anywhere.
-const REFERENCE_SCRIPT: &str = include_str!("../../../reference/phpxml.php");
+const REFERENCE_SCRIPT: &str = include_str!("../../reference/phpxml.php");
 
 /// One document and the reference script's words for it.
 struct Job {

@@ -3,12 +3,12 @@
 //! `phpxml::testing` replaying what `capture` wrote. Without PHP these
 //! tests say so and pass: CI must have it.
 
-mod common;
+mod run;
 
 use std::path::Path;
 use std::process::Command;
 
-use common::run::{Scratch, phpxml, text};
+use run::{Scratch, phpxml, text};
 
 fn php_available() -> bool {
     let found = Command::new("php")

@@ -1,14 +1,24 @@
 //! Running the `phpxml` binary from the integration tests, and scratch
 //! directories for their files.
 
-use std::path::PathBuf;
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// The repository's top (this package is its cli/ directory): the
+/// tests name files as `examples/rss.xml`, from there.
+pub fn top() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ inside the repository")
+}
 
 /// `phpxml ARGS`, run from the repository's top.
 pub fn phpxml(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_phpxml"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(top())
         .output()
         .expect("run phpxml")
 }
