@@ -700,6 +700,18 @@ impl Trace {
         }
     }
 
+    /// A declaration's line: the word, the quoted name and each other
+    /// argument quoted (`false` for none).
+    fn declaration_line(&mut self, word: &str, name: &[u8], args: &[Option<&[u8]>]) {
+        let out = self.line(word);
+        quote(name, out);
+        for &a in args {
+            out.push(b' ');
+            arg(a, out);
+        }
+        out.push(b'\n');
+    }
+
     /// Starts a line: flushes merged text, writes the word. In a quiet
     /// trace the line goes to a scratch buffer that is dropped at once.
     fn line(&mut self, word: &str) -> &mut Vec<u8> {
@@ -788,13 +800,11 @@ impl Handler for Trace {
         public_id: Option<&[u8]>,
         notation: Option<&[u8]>,
     ) {
-        let out = self.line("unparsed_entity_decl ");
-        quote(name, out);
-        for a in [base, system_id, public_id, notation] {
-            out.push(b' ');
-            arg(a, out);
-        }
-        out.push(b'\n');
+        self.declaration_line(
+            "unparsed_entity_decl ",
+            name,
+            &[base, system_id, public_id, notation],
+        );
     }
 
     fn notation_decl(
@@ -804,13 +814,7 @@ impl Handler for Trace {
         system_id: Option<&[u8]>,
         public_id: Option<&[u8]>,
     ) {
-        let out = self.line("notation_decl ");
-        quote(name, out);
-        for a in [base, system_id, public_id] {
-            out.push(b' ');
-            arg(a, out);
-        }
-        out.push(b'\n');
+        self.declaration_line("notation_decl ", name, &[base, system_id, public_id]);
     }
 
     fn external_entity_ref(
@@ -820,13 +824,11 @@ impl Handler for Trace {
         system_id: Option<&[u8]>,
         public_id: Option<&[u8]>,
     ) -> bool {
-        let out = self.line("external_entity_ref ");
-        quote(open_entity_names, out);
-        for a in [base, system_id, public_id] {
-            out.push(b' ');
-            arg(a, out);
-        }
-        out.push(b'\n');
+        self.declaration_line(
+            "external_entity_ref ",
+            open_entity_names,
+            &[base, system_id, public_id],
+        );
         true
     }
 

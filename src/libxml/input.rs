@@ -26,6 +26,19 @@ impl Core {
         self.input.buf.get(i).copied().unwrap_or(0)
     }
 
+    /// Past the line feeds from `i` on, each counted as a line, as the
+    /// `do { line++; col = 1; in++; } while (*in == 0xA)` loops of
+    /// `xmlParseCharData` and `xmlParseComment` count them.
+    #[inline]
+    pub(super) fn skip_line_feeds(&mut self, mut i: usize) -> usize {
+        while self.at(i) == 0xA {
+            self.input.line += 1;
+            self.input.col = 1;
+            i += 1;
+        }
+        i
+    }
+
     #[inline]
     pub(super) fn raw(&self) -> u8 {
         self.nxt(0)

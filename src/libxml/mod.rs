@@ -648,17 +648,8 @@ impl Core {
             {
                 self.try_or_finish(sink, terminate);
             }
-            if self.state == State::Eof {
-                return self.error_code;
-            }
-            if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
-                && !self.halted
-            {
-                self.fatal(err::INTERNAL_ERROR);
-                self.halt();
-            }
-            if self.error_code != 0 && self.disable_sax {
-                return self.error_code;
+            if let Some(code) = self.chunk_checks() {
+                return code;
             }
             if remain.is_empty() {
                 break;
@@ -902,8 +893,19 @@ impl Core {
     /// The end of `xmlParseChunk` for a chunk that is not the last.
     #[inline]
     fn small_chunk_result(&mut self) -> i32 {
+        if let Some(code) = self.chunk_checks() {
+            return code;
+        }
+        if self.well_formed { 0 } else { self.error_code }
+    }
+
+    /// `xmlParseChunk`'s checks after parsing a chunk: the code to return
+    /// at once (stopped, or SAX disabled by an error), and the halt on
+    /// more than 10,000,000 bytes left unparsed.
+    #[inline]
+    fn chunk_checks(&mut self) -> Option<i32> {
         if self.state == State::Eof {
-            return self.error_code;
+            return Some(self.error_code);
         }
         if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
             && !self.halted
@@ -912,9 +914,9 @@ impl Core {
             self.halt();
         }
         if self.error_code != 0 && self.disable_sax {
-            return self.error_code;
+            return Some(self.error_code);
         }
-        if self.well_formed { 0 } else { self.error_code }
+        None
     }
 
     /// Whether `xmlParseTryOrFinish` would return at once without a

@@ -82,6 +82,8 @@ impl Core {
         }
     }
 
+    /// `xmlParseVersionInfo`. Its `name Eq quote` opening stands again in
+    /// `xmlParseEncodingDecl` and `xmlParseSDDecl`, as in libxml2.
     fn parse_version_info(&mut self) -> Option<Vec<u8>> {
         if !self.cmp(b"version") {
             return None;
@@ -129,6 +131,7 @@ impl Core {
         Some(v)
     }
 
+    /// `xmlParseEncodingDecl`.
     fn parse_encoding_decl(&mut self) -> Option<Vec<u8>> {
         self.skip_blanks();
         if !self.cmp(b"encoding") {
@@ -210,6 +213,7 @@ impl Core {
         name
     }
 
+    /// `xmlParseSDDecl`.
     fn parse_sd_decl(&mut self) -> i32 {
         let mut standalone = -2;
         self.skip_blanks();

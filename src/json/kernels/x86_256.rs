@@ -159,32 +159,10 @@ macro_rules! json_escape_body {
                             & high;
                         if four == 0 {
                             // SAFETY: as above.
-                            let (next, written) = unsafe {
-                                super::x86_512::planes_wide::<false>(
-                                    src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                                )
-                            };
-                            if next != i {
-                                (next, written)
-                            } else {
-                                // SAFETY: as above.
-                                unsafe {
-                                    planes_run::<false>(src, i, out, len, lo_t, hi_t, letters)
-                                }
-                            }
+                            unsafe { planes_long::<false>(src, i, out, len, kernel, letters) }
                         } else {
                             // SAFETY: as above.
-                            let (next, written) = unsafe {
-                                super::x86_512::planes_wide::<true>(
-                                    src, i, out, len, &kernel.lo, &kernel.hi, letters,
-                                )
-                            };
-                            if next != i {
-                                (next, written)
-                            } else {
-                                // SAFETY: as above.
-                                unsafe { planes_run::<true>(src, i, out, len, lo_t, hi_t, letters) }
-                            }
+                            unsafe { planes_long::<true>(src, i, out, len, kernel, letters) }
                         }
                     } else {
                         (i, len)
@@ -592,6 +570,199 @@ static TRIPLES: [[u8; 64]; 2] = {
     t
 };
 
+/// Writes the escape of the ASCII byte `b` (`quot` for `"`, else its
+/// entry in `escapes`: up to 8 bytes stored, the length in the top
+/// byte) at byte `at` of `out`'s buffer, and returns its length.
+///
+/// # Safety
+///
+/// `at + 8 <= out.capacity()`.
+#[inline]
+pub(super) unsafe fn escape_ascii(
+    b: u8,
+    quot: u64,
+    escapes: &[u64; 128],
+    out: &mut Vec<u8>,
+    at: usize,
+) -> usize {
+    let word = if b == b'"' {
+        quot
+    } else {
+        escapes[usize::from(b)]
+    };
+    // SAFETY: `at + 8 <= out.capacity()` (the caller's).
+    unsafe { store64_spare(out, at, word) };
+    (word >> 56) as usize
+}
+
+/// The 64-byte planes path for three-byte characters (and four-byte
+/// ones with `FOUR`), then, where it does not start, the 32-byte one.
+///
+/// # Safety
+///
+/// As [`planes_run`].
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+unsafe fn planes_long<const FOUR: bool>(
+    src: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    len: usize,
+    kernel: &JsonKernel,
+    letters: &[u8; 128],
+) -> (usize, usize) {
+    // SAFETY: as documented; the features are enabled here.
+    let (next, written) = unsafe {
+        super::x86_512::planes_wide::<FOUR>(src, i, out, len, &kernel.lo, &kernel.hi, letters)
+    };
+    if next != i {
+        return (next, written);
+    }
+    let (lo_t, hi_t) = (table256(&kernel.lo), table256(&kernel.hi));
+    // SAFETY: as above.
+    unsafe { planes_run::<FOUR>(src, i, out, len, lo_t, hi_t, letters) }
+}
+
+/// The 512-bit tables of the planes paths: the letters of two-byte
+/// escapes (`letters`, two halves) and [`TRIPLES`].
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+fn planes_tables(letters: &[u8; 128]) -> ([__m512i; 2], [__m512i; 2]) {
+    // SAFETY: `letters` is 128 bytes long.
+    let letters_lo = unsafe { load512(letters, 0) };
+    // SAFETY: as above.
+    let letters_hi = unsafe { load512(letters, 64) };
+    // SAFETY: the tables are 64 bytes long.
+    let triples = [unsafe { load512(&TRIPLES[0], 0) }, unsafe {
+        load512(&TRIPLES[1], 0)
+    }];
+    ([letters_lo, letters_hi], triples)
+}
+
+/// The bytes of window `c` (`hc`: its high nibbles) to escape, by
+/// [`JsonKernel`]'s lookups `lo_t` and `hi_t`, whether there are any,
+/// and with them (else zeros) each byte's two-byte escape letter
+/// (`letters`: [`planes_tables`]) and the bytes to escape that have none.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+fn planes_escapes(
+    c: __m256i,
+    hc: __m256i,
+    lo_t: __m256i,
+    hi_t: __m256i,
+    letters: [__m512i; 2],
+) -> (__m256i, bool, __m256i, __m256i) {
+    let zero = _mm256_setzero_si256();
+    let special = _mm256_andnot_si256(
+        _mm256_cmpeq_epi8(
+            _mm256_and_si256(
+                _mm256_shuffle_epi8(lo_t, _mm256_and_si256(c, _mm256_set1_epi8(0x0F))),
+                _mm256_shuffle_epi8(hi_t, hc),
+            ),
+            zero,
+        ),
+        _mm256_set1_epi8(-1),
+    );
+    if _mm256_testz_si256(special, special) == 1 {
+        return (special, false, zero, zero);
+    }
+    let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
+        letters[0],
+        _mm512_zextsi256_si512(c),
+        letters[1],
+    ));
+    let no_letter = _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero));
+    (special, true, letter, no_letter)
+}
+
+/// The second plane where there is something to escape: the escape's
+/// letter where `special`, nothing for the other ASCII bytes, `q1` for
+/// the rest.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+fn planes_letters(
+    q1: __m256i,
+    ascii: __m256i,
+    special: __m256i,
+    any_special: bool,
+    letter: __m256i,
+) -> __m256i {
+    if any_special {
+        _mm256_andnot_si256(
+            _mm256_andnot_si256(special, ascii),
+            _mm256_ternarylogic_epi32::<0xCA>(special, letter, q1),
+        )
+    } else {
+        _mm256_andnot_si256(ascii, q1)
+    }
+}
+
+/// The three planes interleaved into the output's two 64-byte parts
+/// ([`TRIPLES`], loaded), with the bytes of each to keep (those not
+/// zero; the second part's up to the output's 96th byte).
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+fn planes_weave(
+    q0: __m256i,
+    q1: __m256i,
+    q2: __m256i,
+    triples: [__m512i; 2],
+) -> ([__m512i; 2], [u64; 2]) {
+    let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
+    let q2 = _mm512_zextsi256_si512(q2);
+    let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
+    let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
+    let keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
+    let keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
+    ([out_a, out_b], [keep_a, keep_b])
+}
+
+/// Stores the bytes to keep of both parts of [`planes_weave`] at byte
+/// `at` of `out`'s buffer, one after the other, and returns how many.
+///
+/// # Safety
+///
+/// `at + 128 <= out.capacity()`.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+unsafe fn planes_store(out: &mut Vec<u8>, at: usize, parts: [__m512i; 2], keep: [u64; 2]) -> usize {
+    let packed_a = _mm512_maskz_compress_epi8(keep[0], parts[0]);
+    // SAFETY: `at + 64 <= out.capacity()` (the caller's).
+    unsafe { store512_spare(out, at, packed_a) };
+    let written_a = keep[0].count_ones() as usize;
+    let packed_b = _mm512_maskz_compress_epi8(keep[1], parts[1]);
+    // SAFETY: `written_a <= 64`, so `at + written_a + 64 <=
+    // out.capacity()` (the caller's).
+    unsafe { store512_spare(out, at + written_a, packed_b) };
+    written_a + keep[1].count_ones() as usize
+}
+
+/// A two-byte character whose lead ends the window written up to `i` is
+/// written whole: its second byte's share (the last three hex digits)
+/// now, and the next window starts after it. Returns `i` and `len` for
+/// the next window.
+///
+/// # Safety
+///
+/// `len + 4 <= out.capacity()`.
+#[inline]
+pub(super) unsafe fn lead_at_window_end(
+    src: &[u8],
+    i: usize,
+    out: &mut Vec<u8>,
+    len: usize,
+) -> (usize, usize) {
+    if src[i - 1] < 0xC0 {
+        return (i, len);
+    }
+    let (lead_byte, second) = (u32::from(src[i - 1]), u32::from(src[i]));
+    let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
+    let word = super::json_unit_word(cp) >> 24; // the last three digits
+    // SAFETY: `len + 4 <= out.capacity()` (the caller's).
+    unsafe { store32_spare(out, len, word as u32) };
+    (i + 1, len + 3)
+}
+
 /// Text written as `\uXXXX` with AVX-512 (on 256-bit vectors), 32
 /// bytes at a time from `i` (a character start, at least 3) while 64
 /// bytes are left and each window is well-formed UTF-8 whose bytes to
@@ -645,14 +816,7 @@ unsafe fn planes_run<const FOUR: bool>(
         );
         let [k1_hi, k1_lo, k2_hi] = lookups256();
         let hex_table = table(b"0123456789abcdef");
-        // SAFETY: `letters` is 128 bytes long.
-        let letters_lo = unsafe { load512(letters, 0) };
-        // SAFETY: as above.
-        let letters_hi = unsafe { load512(letters, 64) };
-        // SAFETY: the tables are 64 bytes long.
-        let triples = [unsafe { load512(&TRIPLES[0], 0) }, unsafe {
-            load512(&TRIPLES[1], 0)
-        }];
+        let (letters, triples) = planes_tables(letters);
         let nibble = b(0x0F);
         let zero = _mm256_setzero_si256();
         let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
@@ -686,32 +850,10 @@ unsafe fn planes_run<const FOUR: bool>(
             let (p1, p2, p3) = (load(i - 1), load(i - 2), load(i - 3));
             let (n1, n2, n3) = (load(i + 1), load(i + 2), load(i + 3));
             let hc = high_nibble(c);
-            let special = _mm256_andnot_si256(
-                _mm256_cmpeq_epi8(
-                    _mm256_and_si256(
-                        _mm256_shuffle_epi8(lo_t, _mm256_and_si256(c, nibble)),
-                        _mm256_shuffle_epi8(hi_t, hc),
-                    ),
-                    zero,
-                ),
-                b(0xFF),
-            );
-            // The letters of two-byte escapes, when there is a byte to
-            // escape; a byte to escape without one is an error.
-            let any_special = _mm256_testz_si256(special, special) == 0;
-            let (letter, no_letter) = if any_special {
-                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
-                    letters_lo,
-                    _mm512_zextsi256_si512(c),
-                    letters_hi,
-                ));
-                (
-                    letter,
-                    _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
-                )
-            } else {
-                (zero, zero)
-            };
+            // The bytes to escape and their letters; a byte to escape
+            // without a two-byte escape is an error.
+            let (special, any_special, letter, no_letter) =
+                planes_escapes(c, hc, lo_t, hi_t, letters);
             let mut errors = _mm256_or_si256(utf8_errors256(kl, n3, n2, n1, c), no_letter);
             if !FOUR {
                 // Four-byte leads are for the other variant.
@@ -816,14 +958,7 @@ unsafe fn planes_run<const FOUR: bool>(
             q0 = sel(ascii, c, q0);
             q0 = sel(escaped, b(b'\\'), q0);
             q1 = sel(u_byte, b(b'u'), q1);
-            q1 = if any_special {
-                _mm256_andnot_si256(
-                    _mm256_andnot_si256(special, ascii),
-                    sel(special, letter, q1),
-                )
-            } else {
-                _mm256_andnot_si256(ascii, q1)
-            };
+            q1 = planes_letters(q1, ascii, special, any_special, letter);
             if FOUR {
                 q2 = sel(d_byte, b(b'd'), q2);
             }
@@ -831,27 +966,13 @@ unsafe fn planes_run<const FOUR: bool>(
             // Three bytes: two-byte and four-byte characters.
             q2 = _mm256_and_si256(q2, three);
 
-            let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
-            let q2 = _mm512_zextsi256_si512(q2);
-            let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
-            let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
-            let mut keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
-            // Places 96 and on of the output are past the 32 bytes.
-            let mut keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
+            let (parts, mut keep) = planes_weave(q0, q1, q2, triples);
             if !ok {
                 // Only the end of the character begun before.
-                keep_a &= (1u64 << (3 * carried)) - 1;
-                keep_b = 0;
+                keep = [keep[0] & ((1u64 << (3 * carried)) - 1), 0];
             }
-            let packed_a = _mm512_maskz_compress_epi8(keep_a, out_a);
-            // SAFETY: `len + 64 <= out.capacity()` (ROOM).
-            unsafe { store512_spare(out, len, packed_a) };
-            let written_a = keep_a.count_ones() as usize;
-            let packed_b = _mm512_maskz_compress_epi8(keep_b, out_b);
-            // SAFETY: `written_a <= 64`, so `len + written_a + 64 <=
-            // out.capacity()` (ROOM).
-            unsafe { store512_spare(out, len + written_a, packed_b) };
-            len += written_a + keep_b.count_ones() as usize;
+            // SAFETY: `len + 128 <= out.capacity()` (ROOM).
+            len += unsafe { planes_store(out, len, parts, keep) };
             if !ok {
                 i += carried;
                 return (i, len);
@@ -899,16 +1020,8 @@ unsafe fn planes_two(
         let table = table256;
         let (t_lead, t_cont, t_long) = (table(&HIGH_L2), table(&HIGH_CONT), table(&HIGH_LONG));
         let hex_table = table(b"0123456789abcdef");
-        // SAFETY: `letters` is 128 bytes long.
-        let letters_lo = unsafe { load512(letters, 0) };
-        // SAFETY: as above.
-        let letters_hi = unsafe { load512(letters, 64) };
-        // SAFETY: the tables are 64 bytes long.
-        let triples = [unsafe { load512(&TRIPLES[0], 0) }, unsafe {
-            load512(&TRIPLES[1], 0)
-        }];
+        let (letters, triples) = planes_tables(letters);
         let nibble = b(0x0F);
-        let zero = _mm256_setzero_si256();
         let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
         let sel = |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
         // Loads are within `src`: from `i - 1` (with `3 <= i`) to
@@ -935,32 +1048,10 @@ unsafe fn planes_two(
             let lead = _mm256_shuffle_epi8(t_lead, hc);
             let cont = _mm256_shuffle_epi8(t_cont, hc);
             let next_cont = _mm256_shuffle_epi8(t_cont, high_nibble(n1));
-            let special = _mm256_andnot_si256(
-                _mm256_cmpeq_epi8(
-                    _mm256_and_si256(
-                        _mm256_shuffle_epi8(lo_t, _mm256_and_si256(c, nibble)),
-                        _mm256_shuffle_epi8(hi_t, hc),
-                    ),
-                    zero,
-                ),
-                b(0xFF),
-            );
-            // The letters of two-byte escapes, when there is a byte to
-            // escape; a byte to escape without one is an error.
-            let any_special = _mm256_testz_si256(special, special) == 0;
-            let (letter, no_letter) = if any_special {
-                let letter = _mm512_castsi512_si256(_mm512_permutex2var_epi8(
-                    letters_lo,
-                    _mm512_zextsi256_si512(c),
-                    letters_hi,
-                ));
-                (
-                    letter,
-                    _mm256_and_si256(special, _mm256_cmpeq_epi8(letter, zero)),
-                )
-            } else {
-                (zero, zero)
-            };
+            // The bytes to escape and their letters; a byte to escape
+            // without a two-byte escape is an error.
+            let (special, any_special, letter, no_letter) =
+                planes_escapes(c, hc, lo_t, hi_t, letters);
             // Malformed or not for this path: a lead not followed by a
             // continuation byte or the other way round (a
             // continuation byte at the window's start follows the
@@ -993,14 +1084,7 @@ unsafe fn planes_two(
             let mut q0 = sel(ascii, c, _mm256_shuffle_epi8(hex_table, na));
             q0 = sel(_mm256_or_si256(special, lead), b(b'\\'), q0);
             let mut q1 = sel(lead, b(b'u'), _mm256_shuffle_epi8(hex_table, x1));
-            q1 = if any_special {
-                _mm256_andnot_si256(
-                    _mm256_andnot_si256(special, ascii),
-                    sel(special, letter, q1),
-                )
-            } else {
-                _mm256_andnot_si256(ascii, q1)
-            };
+            q1 = planes_letters(q1, ascii, special, any_special, letter);
             let q2 = _mm256_and_si256(
                 sel(
                     lead,
@@ -1009,36 +1093,14 @@ unsafe fn planes_two(
                 ),
                 _mm256_or_si256(lead, cont),
             );
-            let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
-            let q2 = _mm512_zextsi256_si512(q2);
-            let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
-            let out_b = _mm512_permutex2var_epi8(q01, triples[1], q2);
-            let keep_a: u64 = _mm512_test_epi8_mask(out_a, out_a);
-            let keep_b: u64 = _mm512_test_epi8_mask(out_b, out_b) & 0xFFFF_FFFF;
-            let packed_a = _mm512_maskz_compress_epi8(keep_a, out_a);
-            // SAFETY: `len + 64 <= out.capacity()` (ROOM).
-            unsafe { store512_spare(out, len, packed_a) };
-            let written_a = keep_a.count_ones() as usize;
-            let packed_b = _mm512_maskz_compress_epi8(keep_b, out_b);
-            // SAFETY: `written_a <= 64`, so `len + written_a + 64 <=
-            // out.capacity()` (ROOM).
-            unsafe { store512_spare(out, len + written_a, packed_b) };
-            len += written_a + keep_b.count_ones() as usize;
+            let (parts, keep) = planes_weave(q0, q1, q2, triples);
+            // SAFETY: `len + 128 <= out.capacity()` (ROOM).
+            len += unsafe { planes_store(out, len, parts, keep) };
             // A lead at the window's end: its second byte goes with
             // it (it was checked above).
-            i += JSON_WINDOW;
-            if src[i - 1] >= 0xC0 {
-                // Write the second byte's share now: the next window
-                // starts after it.
-                let (lead_byte, second) = (u32::from(src[i - 1]), u32::from(src[i]));
-                let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
-                let word = super::json_unit_word(cp) >> 24; // the last three digits
-                // SAFETY: at most 96 bytes were written in the window,
-                // so `len + 4 <= out.capacity()` (ROOM).
-                unsafe { store32_spare(out, len, word as u32) };
-                len += 3;
-                i += 1;
-            }
+            // SAFETY: at most 96 bytes were written in the window, so
+            // `len + 4 <= out.capacity()` (ROOM).
+            (i, len) = unsafe { lead_at_window_end(src, i + JSON_WINDOW, out, len) };
         }
         (i, len)
     }

@@ -11,13 +11,13 @@ use std::arch::x86_64::*;
 
 use crate::simd::Vector;
 use crate::simd::memory::{
-    byte, load128, load256, load512, read32, store32_spare, store64_spare, store128_spare,
-    store256_spare, store512_spare,
+    byte, load128, load256, load512, read32, store64_spare, store128_spare, store256_spare,
+    store512_spare,
 };
 use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::x86_256::{HIGH_CONT, HIGH_L2, HIGH_L3, HIGH_L4, HIGH_LEAD, HIGH_LONG};
-use super::x86_256::{lookups256, utf8_errors256};
+use super::x86_256::{escape_ascii, lead_at_window_end, lookups256, utf8_errors256};
 
 /// Where [`unit_escapes`] takes each output byte's nibble from in the
 /// units (bit offsets; `\` and `u` are put in after).
@@ -146,14 +146,8 @@ pub(super) unsafe fn walk_window(
         // SAFETY: `p < i + 32 <= src.len()`.
         let b = unsafe { byte(src, p) };
         if b < 0x80 {
-            let word = if b == b'"' {
-                quot
-            } else {
-                escapes[usize::from(b)]
-            };
             // SAFETY: within the room (the caller's).
-            unsafe { store64_spare(out, len, word) };
-            len += (word >> 56) as usize;
+            len += unsafe { escape_ascii(b, quot, escapes, out, len) };
             last = j + 1;
         } else {
             // SAFETY: `p + 4 <= i + 35 <= src.len()`.
@@ -306,47 +300,42 @@ unsafe fn raw_run(
 }
 
 /// [`raw_run`] compiled apart (the kernels' loops were slower with it
-/// inlined), with AVX2.
-///
-/// # Safety
-///
-/// As [`raw_run`].
-#[inline(never)]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn raw_run_avx2(
-    src: &[u8],
-    i: usize,
-    out: &mut Vec<u8>,
-    len: usize,
-    lo_t: __m256i,
-    hi_t: __m256i,
-    raw_terminators: bool,
-) -> (usize, usize) {
-    // SAFETY: as documented; AVX2 is enabled here.
-    unsafe { raw_run(src, i, out, len, lo_t, hi_t, raw_terminators) }
+/// inlined), once with the features of each kernel that calls it.
+macro_rules! raw_run_with {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        ///
+        /// As [`raw_run`], and the CPU must have the features.
+        #[inline(never)]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn $name(
+            src: &[u8],
+            i: usize,
+            out: &mut Vec<u8>,
+            len: usize,
+            lo_t: __m256i,
+            hi_t: __m256i,
+            raw_terminators: bool,
+        ) -> (usize, usize) {
+            // SAFETY: as documented; the features are enabled here.
+            unsafe { raw_run(src, i, out, len, lo_t, hi_t, raw_terminators) }
+        }
+    };
 }
 
-/// [`raw_run`] compiled apart with what
-/// [`super::x86_256::json_escape_avx512`] has.
-///
-/// # Safety
-///
-/// As [`raw_run`], and the CPU must have what
-/// [`super::x86_256::json_escape_avx512`] needs.
-#[inline(never)]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-pub(super) unsafe fn raw_run_avx512(
-    src: &[u8],
-    i: usize,
-    out: &mut Vec<u8>,
-    len: usize,
-    lo_t: __m256i,
-    hi_t: __m256i,
-    raw_terminators: bool,
-) -> (usize, usize) {
-    // SAFETY: as documented; the features are enabled here.
-    unsafe { raw_run(src, i, out, len, lo_t, hi_t, raw_terminators) }
-}
+raw_run_with!(
+    /// [`raw_run`] compiled apart with AVX2.
+    raw_run_avx2,
+    "avx2"
+);
+raw_run_with!(
+    /// [`raw_run`] compiled apart with what
+    /// [`super::x86_256::json_escape_avx512`] has.
+    raw_run_avx512,
+    "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+);
 
 /// Window of [`planes_wide`].
 const WIDE: usize = 64;
@@ -807,19 +796,10 @@ pub(super) unsafe fn planes_two_wide(
             unsafe { store512_spare(out, len + written, packed) };
             written += keep.count_ones() as usize;
         }
-        len += written;
-        i += WIDE;
         // A lead at the window's end: its second byte goes with it
-        // (it was checked above); the next window starts after it.
-        if src[i - 1] >= 0xC0 {
-            let (lead_byte, second) = (u32::from(src[i - 1]), u32::from(src[i]));
-            let cp = (lead_byte & 0x1F) << 6 | (second & 0x3F);
-            let word = super::json_unit_word(cp) >> 24; // the last three digits
-            // SAFETY: within the room reserved for the window.
-            unsafe { store32_spare(out, len, word as u32) };
-            len += 3;
-            i += 1;
-        }
+        // (it was checked above).
+        // SAFETY: within the room reserved for the window.
+        (i, len) = unsafe { lead_at_window_end(src, i + WIDE, out, len + written) };
     }
     (i, len)
 }

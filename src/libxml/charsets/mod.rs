@@ -5,7 +5,7 @@
 mod single_byte;
 mod wide;
 
-use single_byte::{CHARSETS, LABELS, NONE};
+use single_byte::{LABELS, NONE, code_point};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
 
 /// A stateless single-byte charset, by its index in the generated tables.
@@ -26,14 +26,15 @@ impl SingleByte {
     /// The charset's name as the tables show it.
     #[cfg(test)]
     pub(crate) fn name(self) -> &'static str {
-        CHARSETS[usize::from(self.0)].name
+        single_byte::name(self.0)
     }
 
     /// Every byte's UTF-8 form, built once per switch (256 entries): the
     /// conversion is then one lookup and one copy per byte.
     pub(crate) fn utf8_table(self) -> Box<Utf8Table> {
         let mut seq = [[0u8; 4]; 256];
-        for (entry, &c) in seq.iter_mut().zip(&CHARSETS[usize::from(self.0)].table) {
+        for (entry, byte) in seq.iter_mut().zip(0..=u8::MAX) {
+            let c = code_point(self.0, byte);
             if c != NONE {
                 let ch = char::from_u32(u32::from(c)).unwrap_or(char::REPLACEMENT_CHARACTER);
                 let n = ch.encode_utf8(&mut entry[..3]).len();

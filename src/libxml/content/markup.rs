@@ -108,11 +108,7 @@ impl Core {
         let mut i = self.input.cur;
         loop {
             if self.at(i) == 0xA {
-                while self.at(i) == 0xA {
-                    self.input.line += 1;
-                    self.input.col = 1;
-                    i += 1;
-                }
+                i = self.skip_line_feeds(i);
             }
             // get_more
             loop {
@@ -128,11 +124,7 @@ impl Core {
                 }
                 self.input.col = ccol;
                 if self.at(i) == 0xA {
-                    while self.at(i) == 0xA {
-                        self.input.line += 1;
-                        self.input.col = 1;
-                        i += 1;
-                    }
+                    i = self.skip_line_feeds(i);
                     continue;
                 }
                 let n = i - self.input.cur;

@@ -10,7 +10,8 @@ use crate::sax::Sax;
 use super::MAX_ENTITY_TEXT;
 
 impl Core {
-    /// `xmlParseCharRef`: the code point, 0 on error.
+    /// `xmlParseCharRef`: the code point, 0 on error. The hexadecimal and
+    /// decimal loops are two, as in libxml2.
     pub(in crate::libxml) fn parse_char_ref(&mut self) -> u32 {
         let mut val: u32 = 0;
         let mut count = 0;

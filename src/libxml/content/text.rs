@@ -25,11 +25,7 @@ impl Core {
                 i += spaces;
                 self.input.col += spaces as u64;
                 if self.at(i) == 0xA {
-                    while self.at(i) == 0xA {
-                        self.input.line += 1;
-                        self.input.col = 1;
-                        i += 1;
-                    }
+                    i = self.skip_line_feeds(i);
                     continue;
                 }
                 break;
@@ -49,11 +45,7 @@ impl Core {
                 i += run;
                 self.input.col += run as u64;
                 if self.at(i) == 0xA {
-                    while self.at(i) == 0xA {
-                        self.input.line += 1;
-                        self.input.col = 1;
-                        i += 1;
-                    }
+                    i = self.skip_line_feeds(i);
                     continue;
                 }
                 if self.at(i) == b']' {
