@@ -2,7 +2,7 @@
 //! the bytes. UTF-8 passes through; UTF-16 (from a BOM) and single-byte
 //! encodings (from the XML declaration) are converted to UTF-8.
 
-use super::charsets::{SingleByte, Utf8Table};
+use super::charsets::{MultiByte, MultiByteTable, SingleByte, Utf8Table};
 
 /// How raw bytes become parser input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -16,6 +16,8 @@ pub(super) enum Mode {
     Ascii,
     /// A single-byte charset as iconv decodes it.
     SingleByte(SingleByte),
+    /// A multi-byte CJK charset as iconv decodes it.
+    MultiByte(MultiByte),
     Utf16Le,
     Utf16Be,
 }
@@ -26,6 +28,8 @@ pub(super) struct Decoder {
     pub(super) mode: Mode,
     /// The UTF-8 of every byte, for `Mode::SingleByte`.
     single_byte: Option<Box<Utf8Table>>,
+    /// The decoding tree, for `Mode::MultiByte`.
+    multi_byte: Option<&'static MultiByteTable>,
     /// Raw bytes not converted yet (an incomplete UTF-16 unit, or bytes
     /// after a conversion error).
     pending: Vec<u8>,
@@ -43,6 +47,10 @@ impl Decoder {
         self.mode = mode;
         self.single_byte = match mode {
             Mode::SingleByte(charset) => Some(charset.utf8_table()),
+            _ => None,
+        };
+        self.multi_byte = match mode {
+            Mode::MultiByte(charset) => Some(charset.table()),
             _ => None,
         };
     }
@@ -95,6 +103,16 @@ impl Decoder {
                     return false;
                 }
             }
+            Mode::MultiByte(_) => {
+                let table = self.multi_byte.expect("set with the mode");
+                let ok;
+                (i, ok) = table.convert(&data, out);
+                if !ok {
+                    self.failed = true;
+                    self.pending = data[i..].to_vec();
+                    return false;
+                }
+            }
             Mode::Utf16Le | Mode::Utf16Be => {
                 let le = self.mode == Mode::Utf16Le;
                 let unit = |k: usize| -> u32 {
@@ -130,7 +148,8 @@ impl Decoder {
             }
         }
         self.pending = data[i..].to_vec();
-        // an odd byte or a high surrogate left at the end stays unconverted,
+        // an odd byte, a high surrogate or a multi-byte character cut short
+        // left at the end stays unconverted,
         // without an error, even when the input is flushed
         let _ = flush;
         true
@@ -147,6 +166,8 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
         // and ICU's spelling
         b"ISO-8859-1" | b"ISO-LATIN-1" | b"ISO LATIN 1" | b"LATIN-1" => Some(Mode::Latin1),
         b"ASCII" | b"US-ASCII" => Some(Mode::Ascii),
-        _ => SingleByte::for_label(&n).map(Mode::SingleByte),
+        _ => SingleByte::for_label(&n)
+            .map(Mode::SingleByte)
+            .or_else(|| MultiByte::for_label(&n).map(Mode::MultiByte)),
     }
 }

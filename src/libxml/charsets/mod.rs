@@ -2,7 +2,10 @@
 //! (libxml2's `xmlFindCharEncodingHandler` hands iconv every label it does
 //! not decode itself).
 
+mod multi_byte;
 mod single_byte;
+
+pub(crate) use multi_byte::{MultiByte, Table as MultiByteTable};
 
 use single_byte::{CHARSETS, LABELS, NONE};
 
