@@ -20,7 +20,9 @@ A table is a tree of 256-entry nodes, one level per byte, walked from node
 An entry is a code point (the sequence is complete), ILLEGAL (iconv
 answers EILSEQ at the sequence's first byte), NODE|i (iconv waits for
 another byte: EINVAL when the input ends here; node i decides it), PAIR|i
-(two code points, pairs[i]) or FOUR (a GB18030 four-byte sequence: the next
+(two code points, pairs[i]), DROPPED (iconv consumes the sequence, writes
+nothing and answers EILSEQ: glibc's UHC for A2E8, the KS X 1001:2002
+addition it leaves out) or FOUR (a GB18030 four-byte sequence: the next
 bytes must be 81..FE then 30..39, and its linear index is looked up in the
 runs; outside them iconv answers EILSEQ). Every entry is what iconv
 answered for exactly that sequence, from the initial state, as
@@ -45,7 +47,7 @@ CHARSETS = {
     "EUC-KR": "EUC-KR", "UHC": "CP949",
 }
 GCONV_DIRS = ["/usr/lib/x86_64-linux-gnu/gconv", "/usr/lib/gconv", "/usr/lib64/gconv"]
-ILLEGAL, NODE, PAIR, FOUR = 0xFFFFFFFF, 0x80000000, 0x40000000, 0x20000000
+ILLEGAL, NODE, PAIR, FOUR, DROPPED = 0xFFFFFFFF, 0x80000000, 0x40000000, 0x20000000, 0x10000000
 
 
 def aliases():
@@ -72,10 +74,10 @@ def probe(cd, seq):
     """('char', [code points]) | ('illegal',) | ('more',), checked to be
     about the whole sequence."""
     out, used, err = it.convert(cd, seq)
-    # (some modules consume a rejected pair before answering EILSEQ: the
-    # conversion fails there all the same)
-    if err == it.EILSEQ and not out:
+    if err == it.EILSEQ and used == 0 and not out:
         return ("illegal",)
+    if err == it.EILSEQ and used == len(seq) and not out:
+        return ("dropped",)
     if err == it.EINVAL and used == 0 and not out:
         return ("more",)
     if err == 0 and used == len(seq):
@@ -90,6 +92,8 @@ class Table:
     def entry(self, answer, seq):
         if answer[0] == "illegal":
             return ILLEGAL
+        if answer[0] == "dropped":
+            return DROPPED
         if answer[0] == "char" and len(answer[1]) == 1:
             return answer[1][0]
         if answer[0] == "char" and len(answer[1]) == 2:
@@ -163,7 +167,7 @@ def stateless(cd, table):
     nothing is held between characters."""
     seqs, want = [], []
     for lead, e in enumerate(table.nodes[0]):
-        if e & NODE and e != ILLEGAL:
+        if e & NODE and e != ILLEGAL:  # (DROPPED has no NODE bit)
             for trail, t in enumerate(table.nodes[e & ~NODE]):
                 if t < 0x110000:
                     seqs += [lead, trail]

@@ -33,6 +33,9 @@ const NODE: u32 = 0x8000_0000;
 const PAIR: u32 = 0x4000_0000;
 /// A GB18030 four-byte sequence: two more bytes, then the runs.
 const FOUR: u32 = 0x2000_0000;
+/// iconv consumes the sequence, writes nothing and answers `EILSEQ`
+/// (glibc's UHC for A2E8).
+const DROPPED: u32 = 0x1000_0000;
 const INDEX: u32 = 0x00FF_FFFF;
 
 /// A multi-byte charset, by its index in [`CHARSETS`].
@@ -104,6 +107,7 @@ impl Table {
     /// when everything converted or what is left is a sequence cut short
     /// (`EINVAL`, -3: kept for the next chunk).
     pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> (usize, bool) {
+        let start = out.len();
         out.reserve(raw.len() + raw.len() / 2);
         let mut i = 0;
         while i < raw.len() {
@@ -127,6 +131,15 @@ impl Table {
                 }
                 if e == ILLEGAL {
                     return (i, false);
+                }
+                if e == DROPPED {
+                    // `xmlCharEncInput` reports -2 only when the call wrote
+                    // nothing; after output, the consumed bytes are gone
+                    // and the next call goes on after them
+                    if out.len() == start {
+                        return (i, false);
+                    }
+                    break;
                 }
                 if e & NODE != 0 {
                     node = (e & INDEX) as usize;
@@ -217,6 +230,8 @@ mod tests {
             decode(b"GB18030", b"\x84\x31\xa5\x30"),
             (String::new(), 0, false)
         );
+        assert_eq!(decode(b"CP949", b"a\xa2\xe8b"), ("ab".into(), 4, true));
+        assert_eq!(decode(b"CP949", b"\xa2\xe8b"), (String::new(), 0, false));
         assert_eq!(
             decode(b"BIG5-HKSCS", b"\x88\x62"),
             ("\u{CA}\u{304}".into(), 2, true)
