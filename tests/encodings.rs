@@ -94,9 +94,9 @@ fn range_sequences(range: &str) -> Vec<Vec<u8>> {
             .collect(),
         "4" => (0x30..=0x39u8)
             .flat_map(|b2| {
-                FOUR_B3.iter().flat_map(move |&b3| {
-                    FOUR_B4.iter().map(move |&b4| vec![at, b2, b3, b4])
-                })
+                FOUR_B3
+                    .iter()
+                    .flat_map(move |&b3| FOUR_B4.iter().map(move |&b4| vec![at, b2, b3, b4]))
             })
             .collect(),
         other => panic!("unknown range kind {other}"),
@@ -187,9 +187,8 @@ const CJK_LABELS: [&str; 10] = [
 fn cjk_document(label: &str, parts: &[(usize, Vec<usize>)]) -> Vec<u8> {
     let (encoding, alphabet) = cjk_alphabet(label);
     let chars: Vec<char> = alphabet.chars().collect();
-    let word = |picks: &[usize]| -> String {
-        picks.iter().map(|&k| chars[k % chars.len()]).collect()
-    };
+    let word =
+        |picks: &[usize]| -> String { picks.iter().map(|&k| chars[k % chars.len()]).collect() };
     let mut text = format!("<?xml version=\"1.0\" encoding=\"{label}\"?>\n<r>");
     for (kind, picks) in parts {
         let w = word(picks);
@@ -197,7 +196,10 @@ fn cjk_document(label: &str, parts: &[(usize, Vec<usize>)]) -> Vec<u8> {
             0 => text.push_str(&w),
             1 => {
                 // the first six characters are letters in every alphabet
-                let name: String = "e".chars().chain(picks.iter().map(|&k| chars[k % 6])).collect();
+                let name: String = "e"
+                    .chars()
+                    .chain(picks.iter().map(|&k| chars[k % 6]))
+                    .collect();
                 text.push_str(&format!("<{name} a=\"{w} &#20013;\">{w}x</{name}>"));
             }
             2 => text.push_str("\n&#x4E2D;a&amp;"),

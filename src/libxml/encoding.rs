@@ -2,7 +2,7 @@
 //! the bytes. UTF-8 passes through; UTF-16 (from a BOM) and single-byte
 //! encodings (from the XML declaration) are converted to UTF-8.
 
-use super::charsets::{MultiByte, MultiByteTable, SingleByte, Utf8Table};
+use super::charsets::{MultiByte, MultiByteStop, MultiByteTable, SingleByte, Utf8Table};
 
 /// How raw bytes become parser input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +30,10 @@ pub(super) struct Decoder {
     single_byte: Option<Box<Utf8Table>>,
     /// The decoding tree, for `Mode::MultiByte`.
     multi_byte: Option<&'static MultiByteTable>,
+    /// The last conversion stopped after a sequence iconv consumed and
+    /// rejected ([`MultiByteStop::Dropped`]): the next push converts the
+    /// bytes left before its own, in a call of their own.
+    after_drop: bool,
     /// Raw bytes not converted yet (an incomplete UTF-16 unit, or bytes
     /// after a conversion error).
     pending: Vec<u8>,
@@ -58,6 +62,12 @@ impl Decoder {
     /// Raw bytes waiting for conversion.
     pub(super) fn has_pending(&self) -> bool {
         !self.pending.is_empty()
+    }
+
+    /// Raw bytes wait after a dropped sequence (`xmlParseTryOrFinish`
+    /// converts them before its next step).
+    pub(super) fn waits_after_drop(&self) -> bool {
+        self.after_drop && !self.pending.is_empty()
     }
 
     /// Converts `raw` (after any pending bytes), appending UTF-8 to `out`.
@@ -105,12 +115,31 @@ impl Decoder {
             }
             Mode::MultiByte(_) => {
                 let table = self.multi_byte.expect("set with the mode");
-                let ok;
-                (i, ok) = table.convert(&data, out);
-                if !ok {
-                    self.failed = true;
-                    self.pending = data[i..].to_vec();
-                    return false;
+                // libxml2 2.9.14 converts the raw bytes left by a dropped
+                // sequence in an `xmlCharEncInput` call before the next
+                // chunk's; with no new bytes, its parser loop
+                // (`xmlParseTryOrFinish`) converts them call after call
+                let mut end = if std::mem::take(&mut self.after_drop) && !raw.is_empty() {
+                    data.len() - raw.len()
+                } else {
+                    data.len()
+                };
+                loop {
+                    let (n, stop) = table.convert(&data[i..end], out);
+                    i += n;
+                    match stop {
+                        MultiByteStop::Illegal => {
+                            self.failed = true;
+                            self.pending = data[i..].to_vec();
+                            return false;
+                        }
+                        MultiByteStop::Dropped if !raw.is_empty() => {
+                            self.after_drop = true;
+                            break;
+                        }
+                        MultiByteStop::Done if end == data.len() => break,
+                        MultiByteStop::Dropped | MultiByteStop::Done => end = data.len(),
+                    }
                 }
             }
             Mode::Utf16Le | Mode::Utf16Be => {

@@ -468,6 +468,10 @@ impl Core {
                 self.stop();
                 return;
             }
+            if self.state != State::Start && self.input.enc.waits_after_drop() {
+                // each step first converts raw bytes left over
+                self.push_input(&[], false);
+            }
             if self.input.pending_enc_error && self.state != State::Start {
                 self.input.pending_enc_error = false;
                 // the converter failed: libxml2 reports it when it next reads

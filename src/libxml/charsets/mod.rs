@@ -5,7 +5,7 @@
 mod multi_byte;
 mod single_byte;
 
-pub(crate) use multi_byte::{MultiByte, Table as MultiByteTable};
+pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByteTable};
 
 use single_byte::{CHARSETS, LABELS, NONE};
 

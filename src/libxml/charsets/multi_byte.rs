@@ -70,6 +70,18 @@ impl MultiByte {
     }
 }
 
+/// Why [`Table::convert`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Everything converted, or only a cut sequence is left.
+    Done,
+    /// At a sequence iconv rejects (`EILSEQ`, -2): the conversion fails.
+    Illegal,
+    /// After a sequence iconv consumed and rejected, the call having
+    /// written output: no error, and the rest waits for the next call.
+    Dropped,
+}
+
 /// A charset's decoding tree: 256-entry nodes, one level per byte.
 #[derive(Debug)]
 pub(crate) struct Table {
@@ -101,12 +113,12 @@ impl Table {
         }
     }
 
-    /// Appends the UTF-8 of `raw` to `out` as iconv converts it
-    /// (`xmlIconvWrapper`): the number of bytes converted, and false when
-    /// conversion stopped at a sequence iconv rejects (`EILSEQ`, -2); true
-    /// when everything converted or what is left is a sequence cut short
-    /// (`EINVAL`, -3: kept for the next chunk).
-    pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> (usize, bool) {
+    /// Appends the UTF-8 of `raw` to `out` as one `xmlCharEncInput` call
+    /// converts it through iconv (`xmlIconvWrapper`): the number of bytes
+    /// converted and why it stopped. [`Stop::Done`] when everything
+    /// converted or what is left is a sequence cut short (`EINVAL`, -3:
+    /// kept for the next chunk).
+    pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> (usize, Stop) {
         let start = out.len();
         out.reserve(raw.len() + raw.len() / 2);
         let mut i = 0;
@@ -121,7 +133,7 @@ impl Table {
             let mut k = i;
             loop {
                 let Some(&byte) = raw.get(k) else {
-                    return (i, true);
+                    return (i, Stop::Done);
                 };
                 let e = self.nodes[node * 256 + usize::from(byte)];
                 k += 1;
@@ -130,16 +142,15 @@ impl Table {
                     break;
                 }
                 if e == ILLEGAL {
-                    return (i, false);
+                    return (i, Stop::Illegal);
                 }
                 if e == DROPPED {
                     // `xmlCharEncInput` reports -2 only when the call wrote
-                    // nothing; after output, the consumed bytes are gone
-                    // and the next call goes on after them
+                    // nothing
                     if out.len() == start {
-                        return (i, false);
+                        return (i, Stop::Illegal);
                     }
-                    break;
+                    return (k, Stop::Dropped);
                 }
                 if e & NODE != 0 {
                     node = (e & INDEX) as usize;
@@ -151,11 +162,11 @@ impl Table {
                 } else {
                     debug_assert_eq!(e, FOUR);
                     let Some(&[b3, b4]) = raw.get(k..k + 2) else {
-                        return (i, true);
+                        return (i, Stop::Done);
                     };
                     match self.four_byte(raw[i], byte, b3, b4) {
                         Some(c) => push_utf8(out, c),
-                        None => return (i, false),
+                        None => return (i, Stop::Illegal),
                     }
                     k += 2;
                     break;
@@ -163,7 +174,7 @@ impl Table {
             }
             i = k;
         }
-        (i, true)
+        (i, Stop::Done)
     }
 
     /// GB18030's four-byte sequence `b1 b2 b3 b4` (b1 81..FE, b2 30..39
@@ -172,11 +183,13 @@ impl Table {
         if !(0x81..=0xFE).contains(&b3) || !(0x30..=0x39).contains(&b4) {
             return None;
         }
-        let index = ((u32::from(b1 - 0x81) * 10 + u32::from(b2 - 0x30)) * 126
-            + u32::from(b3 - 0x81))
-            * 10
-            + u32::from(b4 - 0x30);
-        let k = self.runs.partition_point(|r| r[0] <= index).checked_sub(1)?;
+        let index =
+            ((u32::from(b1 - 0x81) * 10 + u32::from(b2 - 0x30)) * 126 + u32::from(b3 - 0x81)) * 10
+                + u32::from(b4 - 0x30);
+        let k = self
+            .runs
+            .partition_point(|r| r[0] <= index)
+            .checked_sub(1)?;
         let [first, len, cp] = self.runs[k];
         (index - first < len).then(|| cp + (index - first))
     }
@@ -186,7 +199,7 @@ impl Table {
 mod tests {
     use super::*;
 
-    fn decode(label: &[u8], raw: &[u8]) -> (String, usize, bool) {
+    fn decode(label: &[u8], raw: &[u8]) -> (String, usize, Stop) {
         let mut out = Vec::new();
         let (n, ok) = MultiByte::for_label(label)
             .unwrap()
@@ -219,22 +232,31 @@ mod tests {
     fn decodes_pairs_and_stops_at_a_rejected_or_cut_sequence() {
         assert_eq!(
             decode(b"Shift_JIS", b"a\x82\xa0b\x81\x7f"),
-            ("aあb".into(), 4, false)
+            ("aあb".into(), 4, Stop::Illegal)
         );
-        assert_eq!(decode(b"EUC-KR", b"a\xb0\xa1\xb0"), ("a가".into(), 3, true));
+        assert_eq!(
+            decode(b"EUC-KR", b"a\xb0\xa1\xb0"),
+            ("a가".into(), 3, Stop::Done)
+        );
         assert_eq!(
             decode(b"GB18030", b"\x81\x30\x81\x30\x90\x30\x81\x30\x81\x30"),
-            ("\u{80}\u{10000}".into(), 8, true)
+            ("\u{80}\u{10000}".into(), 8, Stop::Done)
         );
         assert_eq!(
             decode(b"GB18030", b"\x84\x31\xa5\x30"),
-            (String::new(), 0, false)
+            (String::new(), 0, Stop::Illegal)
         );
-        assert_eq!(decode(b"CP949", b"a\xa2\xe8b"), ("ab".into(), 4, true));
-        assert_eq!(decode(b"CP949", b"\xa2\xe8b"), (String::new(), 0, false));
+        assert_eq!(
+            decode(b"CP949", b"a\xa2\xe8b"),
+            ("a".into(), 3, Stop::Dropped)
+        );
+        assert_eq!(
+            decode(b"CP949", b"\xa2\xe8b"),
+            (String::new(), 0, Stop::Illegal)
+        );
         assert_eq!(
             decode(b"BIG5-HKSCS", b"\x88\x62"),
-            ("\u{CA}\u{304}".into(), 2, true)
+            ("\u{CA}\u{304}".into(), 2, Stop::Done)
         );
     }
 }
