@@ -155,7 +155,7 @@ fn every_two_byte_sequence_of_every_multi_byte_charset_traces_as_php() {
 }
 
 /// Characters every table of the label's family holds, and the
-/// encoding_rs encoder that writes them (its Windows supersets encode
+/// `encoding_rs` encoder that writes them (its Windows supersets encode
 /// these as glibc's charsets do).
 fn cjk_alphabet(label: &str) -> (&'static encoding_rs::Encoding, &'static str) {
     match label {
@@ -200,10 +200,10 @@ fn cjk_document(label: &str, parts: &[(usize, Vec<usize>)]) -> Vec<u8> {
                     .chars()
                     .chain(picks.iter().map(|&k| chars[k % 6]))
                     .collect();
-                text.push_str(&format!("<{name} a=\"{w} &#20013;\">{w}x</{name}>"));
+                write!(text, "<{name} a=\"{w} &#20013;\">{w}x</{name}>").unwrap();
             }
             2 => text.push_str("\n&#x4E2D;a&amp;"),
-            _ => text.push_str(&format!("<!--{w}--><![CDATA[{w}]]>")),
+            _ => write!(text, "<!--{w}--><![CDATA[{w}]]>").unwrap(),
         }
     }
     text.push_str("</r>");
