@@ -8,6 +8,24 @@ use std::sync::OnceLock;
 
 use super::super::chars::push_utf8;
 
+/// `push_utf8` for the decoding loop: one append per character.
+#[inline(always)]
+fn push_char(out: &mut Vec<u8>, c: u32) {
+    if c < 0x80 {
+        out.push(c as u8);
+    } else if c < 0x800 {
+        out.extend_from_slice(&[0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]);
+    } else if c < 0x10000 {
+        out.extend_from_slice(&[
+            0xE0 | (c >> 12) as u8,
+            0x80 | ((c >> 6) & 0x3F) as u8,
+            0x80 | (c & 0x3F) as u8,
+        ]);
+    } else {
+        push_utf8(out, c);
+    }
+}
+
 /// The charsets, by the names `multi_byte/labels.txt` gives them.
 static CHARSETS: [(&str, &[u8]); 10] = [
     ("BIG5", include_bytes!("multi_byte/BIG5.bin")),
@@ -123,10 +141,14 @@ impl Table {
         out.reserve(raw.len() + raw.len() / 2);
         let mut i = 0;
         while i < raw.len() {
-            let b = raw[i];
-            if b < 0x80 && self.ascii {
-                out.push(b);
-                i += 1;
+            if raw[i] < 0x80 && self.ascii {
+                // markup and ASCII text: a run at a time
+                let run = raw[i..]
+                    .iter()
+                    .position(|&b| b >= 0x80)
+                    .unwrap_or(raw.len() - i);
+                out.extend_from_slice(&raw[i..i + run]);
+                i += run;
                 continue;
             }
             let mut node = 0;
@@ -138,7 +160,7 @@ impl Table {
                 let e = self.nodes[node * 256 + usize::from(byte)];
                 k += 1;
                 if e < 0x110000 {
-                    push_utf8(out, e);
+                    push_char(out, e);
                     break;
                 }
                 if e == ILLEGAL {
