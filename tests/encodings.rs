@@ -1,7 +1,9 @@
 //! Every single-byte charset against PHP: the trace of every byte 00..FF in
 //! text, a fresh parser per byte, under the UTF-8 and ISO-8859-1 targets,
 //! hashed as `tools/capture-single-byte` hashes PHP's traces
-//! (fixtures/encodings/single-byte.tsv).
+//! (fixtures/encodings/single-byte.tsv); every two-byte sequence of every
+//! multi-byte charset, and GB18030's four-byte samples, hashed per range as
+//! `tools/capture-multi-byte` hashes them (fixtures/encodings/multi-byte.tsv).
 
 mod common;
 
@@ -153,6 +155,91 @@ fn every_ucs2_unit_and_the_ucs4_edges_trace_as_php() {
     );
 }
 
+const MULTI_BYTE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/encodings/multi-byte.tsv"
+);
+
+/// GB18030's four-byte samples, as `tools/capture-multi-byte.php` takes
+/// them: third bytes at the edges of iconv's rows and between, fourth
+/// bytes 30..39 and their neighbours.
+const FOUR_B3: [u8; 16] = [
+    0x30, 0x80, 0x81, 0x82, 0x83, 0x99, 0x9A, 0x9B, 0xA4, 0xA5, 0xA6, 0xC0, 0xD2, 0xFD, 0xFE, 0xFF,
+];
+const FOUR_B4: [u8; 12] = [
+    0x2F, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3A,
+];
+
+/// The sequences of a range of `tools/capture-multi-byte.php`.
+fn range_sequences(range: &str) -> Vec<Vec<u8>> {
+    let (kind, at) = range.split_once(':').expect("KIND:START");
+    let at = u8::from_str_radix(at, 16).expect("hex");
+    match kind {
+        "2" => (at * 16..=at * 16 + 15)
+            .flat_map(|lead| (0..=255u8).map(move |trail| vec![lead, trail]))
+            .collect(),
+        "4" => (0x30..=0x39u8)
+            .flat_map(|b2| {
+                FOUR_B3
+                    .iter()
+                    .flat_map(move |&b3| FOUR_B4.iter().map(move |&b4| vec![at, b2, b3, b4]))
+            })
+            .collect(),
+        other => panic!("unknown range kind {other}"),
+    }
+}
+
+#[test]
+fn every_two_byte_sequence_of_every_multi_byte_charset_traces_as_php() {
+    let table = std::fs::read_to_string(MULTI_BYTE).expect("fixtures/encodings/multi-byte.tsv");
+    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(
+        rows.len() >= 572,
+        "{} rows: the capture is incomplete",
+        rows.len()
+    );
+    // the rows split among threads: 1.5 million traces
+    let differing: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = rows
+            .chunks(rows.len().div_ceil(4))
+            .map(|part| {
+                s.spawn(move || {
+                    let mut differing = Vec::new();
+                    for row in part {
+                        let [label, target, range, php] = row[..] else {
+                            panic!("bad row {row:?}");
+                        };
+                        let args = target_args(target);
+                        let prefix = format!("<?xml version=\"1.0\" encoding=\"{label}\"?><a>");
+                        let mut hash = Sha256::new();
+                        for seq in range_sequences(range) {
+                            let mut d = prefix.clone().into_bytes();
+                            d.extend_from_slice(&seq);
+                            d.extend_from_slice(b"</a>");
+                            hash.update(common::trace(&args, &d, &[]));
+                        }
+                        if hex(&hash.finalize()) != php {
+                            differing.push(format!("{label} {target} {range}"));
+                        }
+                    }
+                    differing
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("no panic"))
+            .collect()
+    });
+    assert!(
+        differing.is_empty(),
+        "{} of {} differ from PHP (see `php -d error_reporting=0 tools/capture-multi-byte.php --raw RANGE LABEL`): {}",
+        differing.len(),
+        rows.len(),
+        differing.join(", ")
+    );
+}
+
 mod wide_props {
     use super::common;
     use proptest::prelude::*;
@@ -234,5 +321,87 @@ mod wide_props {
             prop_assert_eq!(&whole, &common::trace(&[], &doc, &[4]));
             prop_assert_eq!(&whole, &common::trace(&[], &doc, &sizes));
         }
+    }
+}
+
+/// Characters every table of the label's family holds, and the
+/// `encoding_rs` encoder that writes them (its Windows supersets encode
+/// these as glibc's charsets do).
+fn cjk_alphabet(label: &str) -> (&'static encoding_rs::Encoding, &'static str) {
+    match label {
+        "Shift_JIS" | "windows-31j" => (encoding_rs::SHIFT_JIS, "日本語テキストあいうアイウ漢字"),
+        "EUC-JP" => (encoding_rs::EUC_JP, "日本語テキストあいうアイウ漢字"),
+        "GB2312" | "GBK" => (encoding_rs::GBK, "中文简体汉字"),
+        "GB18030" => (encoding_rs::GB18030, "中文简体汉字€😀"),
+        "Big5" | "Big5-HKSCS" => (encoding_rs::BIG5, "中文繁體漢字"),
+        "EUC-KR" | "CP949" => (encoding_rs::EUC_KR, "한국어가나다"),
+        other => panic!("no alphabet for {other}"),
+    }
+}
+
+const CJK_LABELS: [&str; 10] = [
+    "Shift_JIS",
+    "windows-31j",
+    "EUC-JP",
+    "GB2312",
+    "GBK",
+    "GB18030",
+    "Big5",
+    "Big5-HKSCS",
+    "EUC-KR",
+    "CP949",
+];
+
+/// A well-formed document in `label`: elements named and attributes and
+/// text written in the charset's script, character references, lines.
+fn cjk_document(label: &str, parts: &[(usize, Vec<usize>)]) -> Vec<u8> {
+    let (encoding, alphabet) = cjk_alphabet(label);
+    let chars: Vec<char> = alphabet.chars().collect();
+    let word =
+        |picks: &[usize]| -> String { picks.iter().map(|&k| chars[k % chars.len()]).collect() };
+    let mut text = format!("<?xml version=\"1.0\" encoding=\"{label}\"?>\n<r>");
+    for (kind, picks) in parts {
+        let w = word(picks);
+        match kind % 4 {
+            0 => text.push_str(&w),
+            1 => {
+                // the first six characters are letters in every alphabet
+                let name: String = "e"
+                    .chars()
+                    .chain(picks.iter().map(|&k| chars[k % 6]))
+                    .collect();
+                write!(text, "<{name} a=\"{w} &#20013;\">{w}x</{name}>").unwrap();
+            }
+            2 => text.push_str("\n&#x4E2D;a&amp;"),
+            _ => write!(text, "<!--{w}--><![CDATA[{w}]]>").unwrap(),
+        }
+    }
+    text.push_str("</r>");
+    let (bytes, _, unmappable) = encoding.encode(&text);
+    assert!(!unmappable, "{label}: {text}");
+    bytes.into_owned()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(64))]
+
+    #[test]
+    fn cjk_documents_trace_the_same_whole_and_in_chunks(
+        which in 0..CJK_LABELS.len(),
+        parts in proptest::collection::vec(
+            (0..4usize, proptest::collection::vec(0..16usize, 0..6)), 0..12),
+        sizes in proptest::collection::vec(1..9usize, 1..6),
+        latin1 in proptest::bool::ANY,
+    ) {
+        let label = CJK_LABELS[which];
+        let doc = cjk_document(label, &parts);
+        let args = target_args(if latin1 { "ISO-8859-1" } else { "UTF-8" });
+        let whole = common::trace(&args, &doc, &[]);
+        proptest::prop_assert!(
+            whole.windows(4).any(|w| w == b"ok 1"),
+            "{label}: not parsed: {}", String::from_utf8_lossy(&whole)
+        );
+        proptest::prop_assert_eq!(&common::trace(&args, &doc, &[1]), &whole);
+        proptest::prop_assert_eq!(&common::trace(&args, &doc, &sizes), &whole);
     }
 }

@@ -3,7 +3,9 @@
 //! first bytes), single-byte charsets and the UCS-2/UCS-4/UTF-32 family
 //! (from the XML declaration) are converted to UTF-8.
 
-use super::charsets::{Form, SingleByte, Stop, Utf8Table, WideDecoder};
+use super::charsets::{
+    Form, MultiByte, MultiByteStop, MultiByteTable, SingleByte, Stop, Utf8Table, WideDecoder,
+};
 
 /// How raw bytes become parser input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -17,6 +19,8 @@ pub(super) enum Mode {
     Ascii,
     /// A single-byte charset as iconv decodes it.
     SingleByte(SingleByte),
+    /// A multi-byte CJK charset as iconv decodes it.
+    MultiByte(MultiByte),
     Utf16Le,
     Utf16Be,
     /// A fixed-width form (UCS-2, UCS-4, UTF-32) as iconv or ICU decodes it.
@@ -40,6 +44,12 @@ pub(super) struct Decoder {
     /// `pending` holds raw input not offered to the converter yet (after
     /// `xmlCharEncFirstLineInput`), for the push loop to convert.
     deferred: bool,
+    /// The decoding tree, for `Mode::MultiByte`.
+    multi_byte: Option<&'static MultiByteTable>,
+    /// The last conversion stopped after a sequence iconv consumed and
+    /// rejected ([`MultiByteStop::Dropped`]): the next push converts the
+    /// bytes left before its own, in a call of their own.
+    after_drop: bool,
     /// Raw bytes not converted yet (an incomplete UTF-16 unit, or bytes
     /// after a conversion error).
     pending: Vec<u8>,
@@ -69,11 +79,21 @@ impl Decoder {
             Mode::SingleByte(charset) => Some(charset.utf8_table()),
             _ => None,
         };
+        self.multi_byte = match mode {
+            Mode::MultiByte(charset) => Some(charset.table()),
+            _ => None,
+        };
     }
 
     /// Raw bytes waiting for conversion.
     pub(super) fn has_pending(&self) -> bool {
         !self.pending.is_empty()
+    }
+
+    /// Raw bytes wait after a dropped sequence (`xmlParseTryOrFinish`
+    /// converts them before its next step).
+    pub(super) fn waits_after_drop(&self) -> bool {
+        self.after_drop && !self.pending.is_empty()
     }
 
     /// Keeps `raw` for later conversion (the part of the input
@@ -156,6 +176,35 @@ impl Decoder {
                     return false;
                 }
             }
+            Mode::MultiByte(_) => {
+                let table = self.multi_byte.expect("set with the mode");
+                // libxml2 2.9.14 converts the raw bytes left by a dropped
+                // sequence in an `xmlCharEncInput` call before the next
+                // chunk's; with no new bytes, its parser loop
+                // (`xmlParseTryOrFinish`) converts them call after call
+                let mut end = if std::mem::take(&mut self.after_drop) && !raw.is_empty() {
+                    data.len() - raw.len()
+                } else {
+                    data.len()
+                };
+                loop {
+                    let (n, stop) = table.convert(&data[i..end], out);
+                    i += n;
+                    match stop {
+                        MultiByteStop::Illegal => {
+                            self.failed = true;
+                            self.pending = data[i..].to_vec();
+                            return false;
+                        }
+                        MultiByteStop::Dropped if !raw.is_empty() => {
+                            self.after_drop = true;
+                            break;
+                        }
+                        MultiByteStop::Done if end == data.len() => break,
+                        MultiByteStop::Dropped | MultiByteStop::Done => end = data.len(),
+                    }
+                }
+            }
             Mode::Utf16Le | Mode::Utf16Be => {
                 let le = self.mode == Mode::Utf16Le;
                 let unit = |k: usize| -> u32 {
@@ -192,7 +241,8 @@ impl Decoder {
         }
         self.raw_consumed += i;
         self.pending = data[i..].to_vec();
-        // an odd byte or a high surrogate left at the end stays unconverted,
+        // an odd byte, a high surrogate or a multi-byte character cut short
+        // left at the end stays unconverted,
         // without an error, even when the input is flushed
         let _ = flush;
         true
@@ -213,6 +263,7 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
         b"ISO-10646-UCS-4" => Some(Mode::Wide(Form::IcuUtf32)),
         _ => SingleByte::for_label(&n)
             .map(Mode::SingleByte)
+            .or_else(|| MultiByte::for_label(&n).map(Mode::MultiByte))
             .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide)),
     }
 }

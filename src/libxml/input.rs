@@ -486,6 +486,10 @@ impl Core {
                 // the top of xmlParseTryOrFinish: raw input left by the first
                 // line is converted once the start state is left
                 self.push_input(&[], true);
+            } else if self.state != State::Start && self.input.enc.waits_after_drop() {
+                // each step first converts raw bytes left over after a
+                // sequence the converter consumed and rejected
+                self.push_input(&[], false);
             }
             if self.input.pending_enc_error && self.state != State::Start {
                 self.input.pending_enc_error = false;

@@ -2,11 +2,14 @@
 //! (libxml2's `xmlFindCharEncodingHandler` hands iconv every label it does
 //! not decode itself).
 
+mod multi_byte;
 mod single_byte;
 mod wide;
 
-use single_byte::{LABELS, NONE, code_point};
+pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByteTable};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
+
+use single_byte::{LABELS, NONE, code_point};
 
 /// A stateless single-byte charset, by its index in the generated tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
