@@ -137,21 +137,35 @@ impl Core {
         self.parse_name_complex(true)
     }
 
-    /// `xmlParseNmtoken` (used only for `QName` recovery).
-    fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
+    /// `xmlParseNmtoken` (`QName` recovery and attribute enumerations).
+    pub(super) fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
+        // libxml2 copies into a 100-byte buffer, then into one of twice the
+        // length so far, doubled while 10 more bytes would not fit; past
+        // XML_MAX_NAME_LENGTH that doubling is refused.
+        const NAMELEN: usize = 100;
         let start = self.input.cur;
         let (mut c, mut l) = self.cur_char();
-        let mut any = false;
+        let mut len = 0;
+        let mut max = 0;
         while is_name_char(c) {
-            any = true;
+            if max == 0 && len >= NAMELEN {
+                max = len * 2;
+            }
+            if max != 0 && len + 10 > max {
+                if max > MAX_NAME_LENGTH {
+                    self.fatal(err::NAME_TOO_LONG);
+                    return None;
+                }
+                max *= 2;
+            }
+            len += l;
             self.nextl(l);
             (c, l) = self.cur_char();
         }
-        if any {
-            Some(self.input.buf[start..self.input.cur.min(self.input.buf.len())].to_vec())
-        } else {
-            None
+        if len == 0 {
+            return None;
         }
+        Some(self.input.buf[start..self.input.cur.min(self.input.buf.len())].to_vec())
     }
 
     /// `xmlParseQName`: (prefix, local).
