@@ -1,7 +1,7 @@
 //! The prolog: XML declaration, DOCTYPE and the internal subset (entity,
 //! notation, attribute-list and element declarations, PE references).
 
-use super::chars::{is_blank, is_char, push_utf8};
+use super::chars::{is_blank, is_char, push_utf8, string_name_len};
 use super::content::qname_key;
 use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
 use crate::sax::Sax;
@@ -688,18 +688,7 @@ impl Core {
             if b == b'%' || (b == b'&' && buf.get(i + 1) != Some(&b'#')) {
                 i += 1;
                 let start = i;
-                while i < buf.len() {
-                    let (c, n) = utf8_at(&buf, i);
-                    let ok = if i == start {
-                        super::chars::is_name_start(c)
-                    } else {
-                        super::chars::is_name_char(c)
-                    };
-                    if !ok {
-                        break;
-                    }
-                    i += n;
-                }
+                i += string_name_len(&buf[i..]);
                 let ok = i > start;
                 if !ok || buf.get(i) != Some(&b';') {
                     self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR
@@ -1169,24 +1158,6 @@ fn split_qname(n: &[u8]) -> (Option<Vec<u8>>, Vec<u8>) {
         Some(i) if i > 0 && i + 1 < n.len() => (Some(n[..i].to_vec()), n[i + 1..].to_vec()),
         _ => (None, n.to_vec()),
     }
-}
-
-/// The character at `i` of UTF-8 bytes and its length (invalid bytes read
-/// as themselves).
-fn utf8_at(b: &[u8], i: usize) -> (u32, usize) {
-    let n = match b[i] {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => 1,
-    };
-    if n > 1
-        && let Some(s) = b.get(i..i + n)
-        && let Ok(st) = std::str::from_utf8(s)
-    {
-        return (st.chars().next().map_or(0, u32::from), n);
-    }
-    (u32::from(b[i]), 1)
 }
 
 /// Position of `needle` in `hay`.
