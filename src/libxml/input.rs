@@ -468,6 +468,13 @@ impl Core {
                 self.stop();
                 return;
             }
+            if self.state != State::Start && !self.input.held.is_empty() {
+                // past the document's start the raw input left is converted
+                // (by the decoder the declaration chose)
+                let held = std::mem::take(&mut self.input.held);
+                self.input.raw_consumed += held.len();
+                self.push_input(&held, false);
+            }
             if self.input.pending_enc_error && self.state != State::Start {
                 self.input.pending_enc_error = false;
                 // the converter failed: libxml2 reports it when it next reads
@@ -746,17 +753,25 @@ impl Core {
             self.lookahead.gt_after_lt = None;
             self.lookahead.gt_before_lt = None;
             self.lookahead.last_gt_any = None;
-            self.push_input(&raw, false);
+            // xmlCharEncFirstLineInput: only the first line is converted
+            // under the guessed encoding; the rest waits for the declaration
+            let first = raw.len().min(super::FIRST_LINE_UTF16);
+            self.input.raw_consumed = skip + first;
+            self.input.held = raw[first..].to_vec();
+            self.push_input(&raw[..first], false);
         }
     }
 
     /// Switch the source encoding after `encoding="..."` (libxml2
-    /// `xmlSwitchToEncoding`): bytes after the cursor are reconverted and
+    /// `xmlSwitchToEncoding`): in UTF-8 input, bytes after the cursor are reconverted and
     /// the buffer restarts at the cursor. False when the first of them
     /// cannot be converted (`xmlCharEncFirstLineInput` gave no output and an
     /// error: `xmlSwitchInputEncodingInt` fails).
     pub(super) fn switch_encoding(&mut self, mode: Mode) -> bool {
         if self.input.enc.mode != Mode::Utf8 {
+            // a converter is in place (a UTF-16 guess): xmlSwitchInputEncodingInt
+            // swaps it for the raw bytes left, and what was converted stays
+            self.input.enc.set_mode(mode);
             return true;
         }
         let raw = self.input.buf.split_off(self.input.cur);

@@ -34,6 +34,10 @@ use std::sync::Arc;
 
 use crate::sax::{HandlerSet, Sax};
 
+/// The raw bytes of UTF-16 libxml2 converts before the XML declaration is
+/// read (`xmlCharEncFirstLineInput`, `xmlParseChunk`): 45 characters.
+const FIRST_LINE_UTF16: usize = 90;
+
 /// libxml2 error numbers used by the core (`xmlParserErrors`).
 #[allow(missing_docs)]
 pub(crate) mod err {
@@ -287,6 +291,14 @@ struct Input {
     enc: encoding::Decoder,
     enc_error_reported: bool,
     pending_enc_error: bool,
+    /// Raw bytes left unconverted while the start of a document whose
+    /// encoding was guessed from its first bytes is read (libxml2's `raw`
+    /// buffer): converted once the XML declaration is behind, by the
+    /// decoder it may have chosen.
+    held: Vec<u8>,
+    /// `rawconsumed`: raw bytes taken by the converter (byte order mark
+    /// included), which caps what a chunk pushes before the declaration.
+    raw_consumed: usize,
 }
 
 impl Default for Input {
@@ -301,6 +313,8 @@ impl Default for Input {
             enc: encoding::Decoder::default(),
             enc_error_reported: false,
             pending_enc_error: false,
+            held: Vec::new(),
+            raw_consumed: 0,
         }
     }
 }
@@ -608,46 +622,15 @@ impl Core {
             end_in_cr = true;
             data = &data[..data.len() - 1];
         }
-        let old_avail = self.input.buf.len();
-        if !data.is_empty() {
-            // xmlParserInputBufferPush: a conversion that fails before it
-            // converts anything fails the push, and xmlParseChunk then sets
-            // errNo to XML_PARSER_EOF (-1) and halts
-            if !self.push_input(data, false) && self.input.buf.len() == old_avail && self.started {
-                self.error_code = -1;
-                self.halt();
-                return -1;
+        loop {
+            // before the XML declaration of a UTF-16 document libxml2 pushes
+            // a chunk in pieces, parsing after each
+            let (now, remain) = self.first_line_split(data);
+            match self.push_chunk(sink, now, terminate, !remain.is_empty()) {
+                Some(ret) => return ret,
+                None if remain.is_empty() => break,
+                None => data = remain,
             }
-        } else if self.state != State::Eof && self.input.enc.has_pending() {
-            // no data: what is left of the raw input is converted; a failure
-            // there halts without touching errNo
-            if !self.push_input(&[], terminate) && self.input.buf.len() == old_avail {
-                self.halt();
-                return err::INVALID_ENCODING;
-            }
-        }
-        let avail = self.input.buf.len();
-        let new = &self.input.buf[old_avail.min(avail)..];
-        if (terminate
-            || old_avail == 0
-            || avail == 0
-            || avail > 10_000_000
-            || self.check_transition(new))
-            && !self.content_waits(terminate)
-        {
-            self.try_or_finish(sink, terminate);
-        }
-        if self.state == State::Eof {
-            return self.error_code;
-        }
-        if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
-            && !self.halted
-        {
-            self.fatal(err::INTERNAL_ERROR);
-            self.halt();
-        }
-        if self.error_code != 0 && self.disable_sax {
-            return self.error_code;
         }
         if end_in_cr {
             self.push_input(b"\r", false);
@@ -670,6 +653,93 @@ impl Core {
         } else {
             0
         }
+    }
+
+    /// `xmlParseChunk` from `xmldecl_done` on, for one piece of the chunk:
+    /// pushes it and runs the push loop (`more`: another piece follows, so
+    /// the loop runs as for a chunk that is not the last). `Some` is the
+    /// call's result where it ends here.
+    fn push_chunk(
+        &mut self,
+        sink: &mut impl Sax,
+        data: &[u8],
+        terminate: bool,
+        more: bool,
+    ) -> Option<i32> {
+        let old_avail = self.input.buf.len();
+        if self.input.enc.mode != encoding::Mode::Utf8 {
+            self.input.raw_consumed += data.len();
+        }
+        if !data.is_empty() {
+            // xmlParserInputBufferPush: a conversion that fails before it
+            // converts anything fails the push, and xmlParseChunk then sets
+            // errNo to XML_PARSER_EOF (-1) and halts
+            if !self.push_input(data, false) && self.input.buf.len() == old_avail && self.started {
+                self.error_code = -1;
+                self.halt();
+                return Some(-1);
+            }
+        } else if self.state != State::Eof && self.input.enc.has_pending() {
+            // no data: what is left of the raw input is converted; a failure
+            // there halts without touching errNo
+            if !self.push_input(&[], terminate) && self.input.buf.len() == old_avail {
+                self.halt();
+                return Some(err::INVALID_ENCODING);
+            }
+        }
+        if more {
+            self.try_or_finish(sink, false);
+        } else {
+            let avail = self.input.buf.len();
+            let new = &self.input.buf[old_avail.min(avail)..];
+            if (terminate
+                || old_avail == 0
+                || avail == 0
+                || avail > 10_000_000
+                || self.check_transition(new))
+                && !self.content_waits(terminate)
+            {
+                self.try_or_finish(sink, terminate);
+            }
+        }
+        if self.state == State::Eof {
+            return Some(self.error_code);
+        }
+        if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
+            && !self.halted
+        {
+            self.fatal(err::INTERNAL_ERROR);
+            self.halt();
+        }
+        if self.error_code != 0 && self.disable_sax {
+            return Some(self.error_code);
+        }
+        None
+    }
+
+    /// The part of a chunk `xmlParseChunk` pushes at once and the rest:
+    /// while the document's start is read under a UTF-16 guess, 90 raw
+    /// bytes in all (then 90 a time), so that a declared encoding applies
+    /// to what follows the declaration.
+    fn first_line_split<'a>(&self, data: &'a [u8]) -> (&'a [u8], &'a [u8]) {
+        if self.state == State::Start
+            && self.started
+            && matches!(
+                self.input.enc.mode,
+                encoding::Mode::Utf16Le | encoding::Mode::Utf16Be
+            )
+        {
+            let consumed = self.input.raw_consumed;
+            let len = if consumed < FIRST_LINE_UTF16 {
+                FIRST_LINE_UTF16 - consumed
+            } else {
+                FIRST_LINE_UTF16
+            };
+            if data.len() > len {
+                return data.split_at(len);
+            }
+        }
+        (data, &[])
     }
 
     /// One byte of UTF-8 input that is not the last (`xml_parse()` fed

@@ -181,12 +181,17 @@ impl Core {
             if self.input.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
-        } else if upper == b"UTF-8"
-            || upper == b"UTF8"
-            || (utf16_mode && (upper.starts_with(b"UTF-16") || upper.starts_with(b"UTF16")))
-        {
+        } else if upper == b"UTF-8" || upper == b"UTF8" {
         } else {
-            let Some(mode) = encoding::table_for(n) else {
+            // under a UTF-16 guess libxml2's own UTF-16LE and UTF-16BE
+            // handlers are found by name: the other byte order replaces
+            // the guess for the bytes not converted yet
+            let own = match upper.as_slice() {
+                b"UTF-16LE" if utf16_mode => Some(encoding::Mode::Utf16Le),
+                b"UTF-16BE" if utf16_mode => Some(encoding::Mode::Utf16Be),
+                _ => None,
+            };
+            let Some(mode) = own.or_else(|| encoding::table_for(n)) else {
                 self.fatal(err::UNSUPPORTED_ENCODING);
                 return None;
             };
