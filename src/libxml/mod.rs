@@ -679,10 +679,15 @@ impl Core {
                 self.halt();
                 return Some(-1);
             }
-        } else if self.state != State::Eof && self.input.enc.has_pending() {
-            // no data: what is left of the raw input is converted; a failure
-            // there halts without touching errNo
-            if !self.push_input(&[], terminate) && self.input.buf.len() == old_avail {
+        } else if self.state != State::Eof
+            && (self.input.enc.has_pending() || !self.input.held.is_empty())
+        {
+            // no data: what is left of the raw input is converted (all of it,
+            // even before the XML declaration); a failure there halts
+            // without touching errNo
+            let held = std::mem::take(&mut self.input.held);
+            self.input.raw_consumed += held.len();
+            if !self.push_input(&held, terminate) && self.input.buf.len() == old_avail {
                 self.halt();
                 return Some(err::INVALID_ENCODING);
             }

@@ -173,22 +173,19 @@ impl Core {
         }
         let n = name.as_ref()?;
         let upper: Vec<u8> = n.iter().map(u8::to_ascii_uppercase).collect();
-        let utf16_mode = matches!(
-            self.input.enc.mode,
-            encoding::Mode::Utf16Le | encoding::Mode::Utf16Be
-        );
         if upper == b"UTF-16" || upper == b"UTF16" {
             if self.input.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
         } else if upper == b"UTF-8" || upper == b"UTF8" {
         } else {
-            // under a UTF-16 guess libxml2's own UTF-16LE and UTF-16BE
-            // handlers are found by name: the other byte order replaces
-            // the guess for the bytes not converted yet
+            // libxml2's own UTF-16LE and UTF-16BE handlers (iconv's for the
+            // names without a dash): under a UTF-16 guess the other byte
+            // order replaces the guess for the bytes not converted yet,
+            // over UTF-8 the bytes after the cursor are read as UTF-16
             let own = match upper.as_slice() {
-                b"UTF-16LE" if utf16_mode => Some(encoding::Mode::Utf16Le),
-                b"UTF-16BE" if utf16_mode => Some(encoding::Mode::Utf16Be),
+                b"UTF-16LE" | b"UTF16LE" => Some(encoding::Mode::Utf16Le),
+                b"UTF-16BE" | b"UTF16BE" => Some(encoding::Mode::Utf16Be),
                 _ => None,
             };
             let Some(mode) = own.or_else(|| encoding::table_for(n)) else {
