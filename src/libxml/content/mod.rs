@@ -137,29 +137,20 @@ impl Core {
         self.parse_name_complex(true)
     }
 
-    /// `xmlParseNmtoken` (`QName` recovery and attribute enumerations).
+    /// `xmlParseNmtoken` (`QName` recovery and attribute enumerations):
+    /// a token longer than `XML_MAX_NAME_LENGTH` bytes fails where its
+    /// length passes it.
     pub(super) fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
-        // libxml2 copies into a 100-byte buffer, then into one of twice the
-        // length so far, doubled while 10 more bytes would not fit; past
-        // XML_MAX_NAME_LENGTH that doubling is refused.
-        const NAMELEN: usize = 100;
         let start = self.input.cur;
         let (mut c, mut l) = self.cur_char();
         let mut len = 0;
-        let mut max = 0;
         while is_name_char(c) {
-            if max == 0 && len >= NAMELEN {
-                max = len * 2;
-            }
-            if max != 0 && len + 10 > max {
-                if max > MAX_NAME_LENGTH {
-                    self.fatal(err::NAME_TOO_LONG);
-                    return None;
-                }
-                max *= 2;
-            }
             len += l;
             self.nextl(l);
+            if len > MAX_NAME_LENGTH {
+                self.fatal(err::NAME_TOO_LONG);
+                return None;
+            }
             (c, l) = self.cur_char();
         }
         if len == 0 {
