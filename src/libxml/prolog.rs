@@ -877,78 +877,65 @@ impl Core {
                 self.fatal(err::SPACE_REQUIRED);
                 return false;
             }
-            return self.parse_notation_type();
-        }
-        self.parse_enumeration_type()
-    }
-
-    /// `xmlParseNotationType`: `( Name | Name ... )`; any fault fails it.
-    fn parse_notation_type(&mut self) -> bool {
-        if self.raw() != b'(' {
-            self.fatal(err::NOTATION_NOT_STARTED);
-            return false;
-        }
-        let mut names: Vec<Vec<u8>> = Vec::new();
-        loop {
-            self.next_char();
-            self.skip_blanks_dtd();
-            let Some(name) = self.parse_name() else {
-                self.fatal(err::NAME_REQUIRED);
+            // xmlParseNotationType
+            if self.raw() != b'(' {
+                self.fatal(err::NOTATION_NOT_STARTED);
                 return false;
-            };
-            self.enumeration_token(&mut names, name);
-            self.skip_blanks_dtd();
-            if self.raw() != b'|' {
-                break;
             }
+            return self.parse_token_group(true);
         }
-        if self.raw() != b')' {
-            self.fatal(err::NOTATION_NOT_FINISHED);
-            return false;
-        }
-        self.next_char();
-        true
-    }
-
-    /// `xmlParseEnumerationType`: `( Nmtoken | Nmtoken ... )`. libxml2
-    /// keeps the tokens read before a missing token or a missing `)`, so
-    /// only a fault at the first token fails the type.
-    fn parse_enumeration_type(&mut self) -> bool {
+        // xmlParseEnumerationType
         if self.raw() != b'(' {
             self.fatal(err::ATTLIST_NOT_STARTED);
             return false;
         }
-        let mut tokens: Vec<Vec<u8>> = Vec::new();
+        self.parse_token_group(false)
+    }
+
+    /// The `( token | token ... )` of `xmlParseNotationType` (names; any
+    /// fault fails the type) or of `xmlParseEnumerationType` (name tokens;
+    /// libxml2 keeps the tokens read before a missing token or a missing
+    /// `)`, so only a fault at the first token fails it), at the `(`. A
+    /// repeated token is libxml2's validity error `XML_DTD_DUP_TOKEN`,
+    /// raised even without validation: the number only, as `error` sets it.
+    fn parse_token_group(&mut self, notation: bool) -> bool {
+        let mut seen: Vec<Vec<u8>> = Vec::new();
         loop {
             self.next_char();
             self.skip_blanks_dtd();
-            let Some(token) = self.parse_nmtoken() else {
-                self.fatal(err::NMTOKEN_REQUIRED);
-                return !tokens.is_empty();
+            let token = if notation {
+                self.parse_name()
+            } else {
+                self.parse_nmtoken()
             };
-            self.enumeration_token(&mut tokens, token);
+            let Some(token) = token else {
+                self.fatal(if notation {
+                    err::NAME_REQUIRED
+                } else {
+                    err::NMTOKEN_REQUIRED
+                });
+                return !notation && !seen.is_empty();
+            };
+            if seen.contains(&token) {
+                self.error(err::DTD_DUP_TOKEN);
+            } else {
+                seen.push(token);
+            }
             self.skip_blanks_dtd();
             if self.raw() != b'|' {
                 break;
             }
         }
         if self.raw() != b')' {
-            self.fatal(err::ATTLIST_NOT_FINISHED);
-            return true;
+            self.fatal(if notation {
+                err::NOTATION_NOT_FINISHED
+            } else {
+                err::ATTLIST_NOT_FINISHED
+            });
+            return !notation;
         }
         self.next_char();
         true
-    }
-
-    /// A token of an enumeration: a repeated one is libxml2's validity
-    /// error `XML_DTD_DUP_TOKEN` (raised even without validation).
-    fn enumeration_token(&mut self, seen: &mut Vec<Vec<u8>>, token: Vec<u8>) {
-        if seen.contains(&token) {
-            // `xmlValidityError`: the number only, as `error` sets it
-            self.error(err::DTD_DUP_TOKEN);
-        } else {
-            seen.push(token);
-        }
     }
 
     /// `xmlParseDefaultDecl`: (whether the value is a default, value).
