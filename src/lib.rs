@@ -221,14 +221,10 @@
 //!
 //! Known limits, where the parser core is simpler than libxml2:
 //!
-//! * UTF-16 documents whose XML declaration is malformed: the error is
-//!   reported, but its position may differ from libxml2's.
 //! * Input encodings: UTF-8, UTF-16 (LE/BE, by BOM), ISO-8859-1,
 //!   US-ASCII, ISO-8859-15, windows-1252 and KOI8-R are decoded; a document
 //!   declaring any other encoding fails with error 32 ("Unsupported
 //!   encoding"), where libxml2 with iconv may accept it.
-//! * `<!ELEMENT>` content models in the internal subset are checked
-//!   loosely: some malformed declarations libxml2 rejects are accepted.
 //! * Entity expansion is capped at 10 MB of output per document instead of
 //!   libxml2's amplification rule, so some documents libxml2 rejects as
 //!   entity bombs are accepted and the other way around near the limit.

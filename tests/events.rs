@@ -187,6 +187,12 @@ fn reader_prints_php_traces() {
             // trace.php sends an empty final call after it; the cases whose
             // events PHP itself makes depend on the split are left out.
             Some(_) if case.name.contains("limits/chunking-") => {}
+            // Likewise a UTF-16 document in one piece: final at once, its
+            // long declaration is cut at 45 characters (57); PHP's empty
+            // final call converts the rest first.
+            Some(n)
+                if case.name.starts_with("utf16-decls/")
+                    && usize::try_from(n).is_ok_and(|n| n >= data.len()) => {}
             Some(n) => {
                 let got = through_reader(
                     parser,

@@ -102,3 +102,40 @@ pub(super) fn push_utf8(out: &mut Vec<u8>, c: u32) {
         out.push(0x80 | (c & 0x3F) as u8);
     }
 }
+
+/// The character at `i` of UTF-8 bytes and its length (invalid bytes read
+/// as themselves).
+fn utf8_at(b: &[u8], i: usize) -> (u32, usize) {
+    let n = match b[i] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    };
+    if n > 1
+        && let Some(s) = b.get(i..i + n)
+        && let Ok(st) = std::str::from_utf8(s)
+    {
+        return (st.chars().next().map_or(0, u32::from), n);
+    }
+    (u32::from(b[i]), 1)
+}
+
+/// The length in bytes of the name at the start of UTF-8 bytes (0: none),
+/// as `xmlParseStringName` reads it.
+pub(super) fn string_name_len(s: &[u8]) -> usize {
+    let mut i = 0;
+    while i < s.len() {
+        let (c, n) = utf8_at(s, i);
+        let ok = if i == 0 {
+            is_name_start(c)
+        } else {
+            is_name_char(c)
+        };
+        if !ok {
+            break;
+        }
+        i += n;
+    }
+    i
+}

@@ -807,7 +807,7 @@ impl Core {
     }
 
     /// Switch the source encoding after `encoding="..."` (libxml2
-    /// `xmlSwitchToEncoding`): bytes after the cursor are reconverted and
+    /// `xmlSwitchToEncoding`): in UTF-8 input, bytes after the cursor are reconverted and
     /// the buffer restarts at the cursor. False when the first of them
     /// cannot be converted (`xmlCharEncFirstLineInput` gave no output and an
     /// error: `xmlSwitchInputEncodingInt` fails).

@@ -69,12 +69,16 @@ pub(crate) mod err {
     pub const NOTATION_NOT_FINISHED: i32 = 49;
     pub const ATTLIST_NOT_STARTED: i32 = 50;
     pub const ATTLIST_NOT_FINISHED: i32 = 51;
+    pub const MIXED_NOT_STARTED: i32 = 52;
     pub const ELEMCONTENT_NOT_STARTED: i32 = 54;
+    pub const ELEMCONTENT_NOT_FINISHED: i32 = 55;
     pub const XMLDECL_NOT_FINISHED: i32 = 57;
     pub const DOCTYPE_NOT_FINISHED: i32 = 61;
     pub const MISPLACED_CDATA_END: i32 = 62;
     pub const RESERVED_XML_NAME: i32 = 64;
     pub const SPACE_REQUIRED: i32 = 65;
+    pub const SEPARATOR_REQUIRED: i32 = 66;
+    pub const NMTOKEN_REQUIRED: i32 = 67;
     pub const NAME_REQUIRED: i32 = 68;
     pub const URI_REQUIRED: i32 = 70;
     pub const PUBID_REQUIRED: i32 = 71;
@@ -89,6 +93,8 @@ pub(crate) mod err {
     pub const VALUE_REQUIRED: i32 = 84;
     pub const ENTITY_PE_INTERNAL: i32 = 88;
     pub const ENTITY_LOOP: i32 = 89;
+    pub const INVALID_URI: i32 = 91;
+    pub const URI_FRAGMENT: i32 = 92;
     pub const WAR_NS_URI: i32 = 99;
     pub const VERSION_MISSING: i32 = 96;
     pub const UNKNOWN_VERSION: i32 = 108;
@@ -101,6 +107,10 @@ pub(crate) mod err {
     pub const NS_ERR_QNAME: i32 = 202;
     pub const NS_ERR_ATTRIBUTE_REDEFINED: i32 = 203;
     pub const NS_ERR_COLON: i32 = 205;
+    pub const DTD_DUP_TOKEN: i32 = 541;
+    /// `XML_ERR_PEREF_IN_INT_SUBSET`: a PE reference inside a declaration
+    /// of the internal subset.
+    pub const PEREF_IN_INT_SUBSET: i32 = 21;
     /// compat.c: the external entity handler returned false.
     pub const EXTERNAL_ENTITY_HANDLING: i32 = 21;
 }

@@ -1,7 +1,7 @@
 //! The prolog: XML declaration, DOCTYPE and the internal subset (entity,
 //! notation, attribute-list and element declarations, PE references).
 
-use super::chars::{is_blank, is_char, push_utf8};
+use super::chars::{is_blank, is_char, push_utf8, string_name_len};
 use super::content::qname_key;
 use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
 use crate::sax::Sax;
@@ -200,7 +200,16 @@ impl Core {
             || (utf16_mode && (upper.starts_with(b"UTF-16") || upper.starts_with(b"UTF16")))
         {
         } else {
-            let Some(mode) = encoding::table_for(n) else {
+            // libxml2's own UTF-16LE and UTF-16BE handlers (iconv's for the
+            // names without a dash): under a UTF-16 guess the other byte
+            // order replaces the guess for the bytes not converted yet,
+            // over UTF-8 the bytes after the cursor are read as UTF-16
+            let own = match upper.as_slice() {
+                b"UTF-16LE" | b"UTF16LE" => Some(encoding::Mode::Utf16Le),
+                b"UTF-16BE" | b"UTF16BE" => Some(encoding::Mode::Utf16Be),
+                _ => None,
+            };
+            let Some(mode) = own.or_else(|| encoding::table_for(n)) else {
                 self.fatal(err::UNSUPPORTED_ENCODING);
                 return None;
             };
@@ -595,9 +604,9 @@ impl Core {
                 }
                 if let Some(u) = &uri {
                     if !super::content::valid_uri(u) {
-                        self.error(91); // XML_ERR_INVALID_URI
+                        self.error(err::INVALID_URI);
                     } else if u.contains(&b'#') {
-                        self.fatal(94); // XML_ERR_URI_FRAGMENT
+                        self.fatal(err::URI_FRAGMENT);
                     }
                 }
             }
@@ -618,9 +627,9 @@ impl Core {
             }
             if let Some(u) = &uri {
                 if !super::content::valid_uri(u) {
-                    self.error(91); // XML_ERR_INVALID_URI
+                    self.error(err::INVALID_URI);
                 } else if u.contains(&b'#') {
-                    self.fatal(94); // XML_ERR_URI_FRAGMENT
+                    self.fatal(err::URI_FRAGMENT);
                 }
             }
             if self.raw() != b'>' && self.skip_blanks_dtd() == 0 {
@@ -703,18 +712,7 @@ impl Core {
             if b == b'%' || (b == b'&' && buf.get(i + 1) != Some(&b'#')) {
                 i += 1;
                 let start = i;
-                while i < buf.len() {
-                    let (c, n) = utf8_at(&buf, i);
-                    let ok = if i == start {
-                        super::chars::is_name_start(c)
-                    } else {
-                        super::chars::is_name_char(c)
-                    };
-                    if !ok {
-                        break;
-                    }
-                    i += n;
-                }
+                i += string_name_len(&buf[i..]);
                 let ok = i > start;
                 if !ok || buf.get(i) != Some(&b';') {
                     self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR
@@ -838,9 +836,7 @@ impl Core {
                 self.fatal(err::SPACE_REQUIRED);
                 break;
             }
-            let Some((use_default, mut value)) = self.parse_default_decl() else {
-                break;
-            };
+            let (use_default, mut value) = self.parse_default_decl();
             if !cdata && let Some(v) = &value {
                 value = Some(normalize_space(v));
             }
@@ -876,6 +872,7 @@ impl Core {
 
     /// `xmlParseAttributeType`: Some(is CDATA) or None on error.
     fn parse_attribute_type(&mut self) -> Option<bool> {
+        // tried in this order: `IDREFS` before `IDREF` before `ID`
         for (kw, cdata) in [
             (&b"CDATA"[..], true),
             (b"IDREFS", false),
@@ -886,63 +883,93 @@ impl Core {
             (b"NMTOKENS", false),
             (b"NMTOKEN", false),
         ] {
-            if kw == b"ENTITY" && self.cmp(b"ENTITIES") {
-                continue;
-            }
             if self.cmp(kw) {
                 self.skip(kw.len());
                 return Some(cdata);
             }
         }
+        self.parse_enumerated_type().then_some(false)
+    }
+
+    /// `xmlParseEnumeratedType`: false where libxml2 gives no type.
+    fn parse_enumerated_type(&mut self) -> bool {
         if self.cmp(b"NOTATION") {
             self.skip(8);
             if self.skip_blanks_dtd() == 0 {
                 self.fatal(err::SPACE_REQUIRED);
-                return None;
+                return false;
             }
+            // xmlParseNotationType
+            if self.raw() != b'(' {
+                self.fatal(err::NOTATION_NOT_STARTED);
+                return false;
+            }
+            return self.parse_token_group(true);
         }
+        // xmlParseEnumerationType
         if self.raw() != b'(' {
             self.fatal(err::ATTLIST_NOT_STARTED);
-            return None;
+            return false;
+        }
+        self.parse_token_group(false)
+    }
+
+    /// The `( token | token ... )` of `xmlParseNotationType` (names; any
+    /// fault fails the type) or of `xmlParseEnumerationType` (name tokens;
+    /// libxml2 keeps the tokens read before a missing token or a missing
+    /// `)`, so only a fault at the first token fails it), at the `(`. A
+    /// repeated token is libxml2's validity error `XML_DTD_DUP_TOKEN`,
+    /// raised even without validation: the number only, as `error` sets it.
+    fn parse_token_group(&mut self, notation: bool) -> bool {
+        let mut seen: Vec<Vec<u8>> = Vec::new();
+        loop {
+            self.next_char();
+            self.skip_blanks_dtd();
+            let token = if notation {
+                self.parse_name()
+            } else {
+                self.parse_nmtoken()
+            };
+            let Some(token) = token else {
+                self.fatal(if notation {
+                    err::NAME_REQUIRED
+                } else {
+                    err::NMTOKEN_REQUIRED
+                });
+                return !notation && !seen.is_empty();
+            };
+            if seen.contains(&token) {
+                self.error(err::DTD_DUP_TOKEN);
+            } else {
+                seen.push(token);
+            }
+            self.skip_blanks_dtd();
+            if self.raw() != b'|' {
+                break;
+            }
+        }
+        if self.raw() != b')' {
+            self.fatal(if notation {
+                err::NOTATION_NOT_FINISHED
+            } else {
+                err::ATTLIST_NOT_FINISHED
+            });
+            return !notation;
         }
         self.next_char();
-        loop {
-            self.skip_blanks_dtd();
-            let start = self.input.cur;
-            while {
-                let b = self.raw();
-                b != 0 && b != b'|' && b != b')' && !is_blank(b)
-            } {
-                self.next_char();
-            }
-            if self.input.cur == start {
-                self.fatal(err::NAME_REQUIRED);
-                return None;
-            }
-            self.skip_blanks_dtd();
-            match self.raw() {
-                b'|' => self.next_char(),
-                b')' => {
-                    self.next_char();
-                    return Some(false);
-                }
-                _ => {
-                    self.fatal(err::ATTLIST_NOT_FINISHED);
-                    return None;
-                }
-            }
-        }
+        true
     }
 
     /// `xmlParseDefaultDecl`: (whether the value is a default, value).
-    fn parse_default_decl(&mut self) -> Option<(bool, Option<Vec<u8>>)> {
+    /// libxml2 goes on with the declaration where the value failed.
+    fn parse_default_decl(&mut self) -> (bool, Option<Vec<u8>>) {
         if self.cmp(b"#REQUIRED") {
             self.skip(9);
-            return Some((false, None));
+            return (false, None);
         }
         if self.cmp(b"#IMPLIED") {
             self.skip(8);
-            return Some((false, None));
+            return (false, None);
         }
         if self.cmp(b"#FIXED") {
             self.skip(6);
@@ -952,16 +979,14 @@ impl Core {
         }
         let v = self.parse_att_value(false);
         self.sub = Sub::None;
-        match v {
-            None => {
-                self.fatal(err::ATTRIBUTE_NOT_STARTED);
-                None
-            }
-            Some(v) => Some((true, Some(v))),
+        if v.is_none() {
+            // raised again under the number the value's parser left
+            self.fatal(self.error_code);
         }
+        (true, v)
     }
 
-    /// `xmlParseElementDecl` (content models are checked loosely).
+    /// `xmlParseElementDecl`.
     fn parse_element_decl(&mut self) {
         if !self.cmp(b"<!ELEMENT") {
             return;
@@ -983,29 +1008,16 @@ impl Core {
         } else if self.cmp(b"ANY") {
             self.skip(3);
         } else if self.raw() == b'(' {
-            let mut depth = 0;
-            loop {
-                let b = self.raw();
-                if b == 0 || b == b'>' {
-                    break;
-                }
-                if b == b'(' {
-                    depth += 1;
-                } else if b == b')' {
-                    depth -= 1;
-                    self.next_char();
-                    if depth == 0 {
-                        if matches!(self.raw(), b'?' | b'*' | b'+') {
-                            self.next_char();
-                        }
-                        break;
-                    }
-                    continue;
-                }
-                self.next_char();
-            }
+            // a faulty model is reported and the declaration goes on to `>`
+            self.parse_element_content_decl();
         } else {
-            self.fatal(err::ELEMCONTENT_NOT_STARTED);
+            // a PE reference cannot appear inside a declaration of the
+            // internal subset (PEs are never expanded there)
+            self.fatal(if self.raw() == b'%' {
+                err::PEREF_IN_INT_SUBSET
+            } else {
+                err::ELEMCONTENT_NOT_STARTED
+            });
             return;
         }
         self.skip_blanks_dtd();
@@ -1015,7 +1027,118 @@ impl Core {
             self.next_char();
         }
     }
+
+    /// `xmlParseElementContentDecl`, at the `(` of a content model.
+    fn parse_element_content_decl(&mut self) {
+        self.next_char();
+        if self.state == State::Eof {
+            return;
+        }
+        self.skip_blanks_dtd();
+        if self.cmp(b"#PCDATA") {
+            self.parse_element_mixed_content_decl();
+        } else {
+            self.parse_element_children_content_decl(1);
+        }
+        self.skip_blanks_dtd();
+    }
+
+    /// `xmlParseElementMixedContentDecl`, at `#PCDATA`: `(#PCDATA)`,
+    /// `(#PCDATA)*` or `(#PCDATA | Name ...)*`; names take no occurrence
+    /// marker and the list must end in `)*`.
+    fn parse_element_mixed_content_decl(&mut self) {
+        self.skip(7);
+        self.skip_blanks_dtd();
+        if self.raw() == b')' {
+            self.next_char();
+            if self.raw() == b'*' {
+                self.next_char();
+            }
+            return;
+        }
+        while self.raw() == b'|' && self.state != State::Eof {
+            self.next_char();
+            self.skip_blanks_dtd();
+            if self.parse_name().is_none() {
+                self.fatal(err::NAME_REQUIRED);
+                return;
+            }
+            self.skip_blanks_dtd();
+        }
+        if self.raw() == b')' && self.nxt(1) == b'*' {
+            self.skip(2);
+        } else {
+            self.fatal(err::MIXED_NOT_STARTED);
+        }
+    }
+
+    /// `xmlParseElementChildrenContentDeclPriv`, after a `(`: content
+    /// particles separated all by `,` or all by `|`, up to the `)` and its
+    /// occurrence marker. False where libxml2 gives no tree; the error is
+    /// raised where the fault is met.
+    fn parse_element_children_content_decl(&mut self, depth: u32) -> bool {
+        if depth > MAX_CONTENT_MODEL_DEPTH {
+            self.fatal(err::ELEMCONTENT_NOT_FINISHED);
+            return false;
+        }
+        self.skip_blanks_dtd();
+        if !self.parse_content_particle(depth) {
+            return false;
+        }
+        self.skip_blanks_dtd();
+        let mut separator = 0;
+        while self.raw() != b')' && self.state != State::Eof {
+            let c = self.raw();
+            if c != b',' && c != b'|' {
+                self.fatal(err::ELEMCONTENT_NOT_FINISHED);
+                return false;
+            }
+            if separator == 0 {
+                separator = c;
+            } else if separator != c {
+                self.fatal(err::SEPARATOR_REQUIRED);
+                return false;
+            }
+            self.next_char();
+            self.skip_blanks_dtd();
+            if !self.parse_content_particle(depth) {
+                return false;
+            }
+            self.skip_blanks_dtd();
+        }
+        self.next_char();
+        if matches!(self.raw(), b'?' | b'*' | b'+') {
+            self.next_char();
+        }
+        true
+    }
+
+    /// One `cp` of `xmlParseElementChildrenContentDeclPriv`: a nested group
+    /// (parsed one level deeper) or a name with its occurrence marker.
+    fn parse_content_particle(&mut self, depth: u32) -> bool {
+        if self.raw() == b'(' {
+            self.next_char();
+            self.skip_blanks_dtd();
+            if !self.parse_element_children_content_decl(depth + 1) {
+                return false;
+            }
+            self.skip_blanks_dtd();
+            return true;
+        }
+        if self.parse_name().is_none() {
+            self.fatal(err::ELEMCONTENT_NOT_STARTED);
+            return false;
+        }
+        if matches!(self.raw(), b'?' | b'*' | b'+') {
+            self.next_char();
+        }
+        true
+    }
 }
+
+/// The nesting of content-model groups libxml2 accepts without
+/// `XML_PARSE_HUGE`.
+const MAX_CONTENT_MODEL_DEPTH: u32 = 128;
 
 /// `xmlAttrNormalizeSpace`.
 fn normalize_space(v: &[u8]) -> Vec<u8> {
@@ -1046,24 +1169,6 @@ fn split_qname(n: &[u8]) -> (Option<Vec<u8>>, Vec<u8>) {
         Some(i) if i > 0 && i + 1 < n.len() => (Some(n[..i].to_vec()), n[i + 1..].to_vec()),
         _ => (None, n.to_vec()),
     }
-}
-
-/// The character at `i` of UTF-8 bytes and its length (invalid bytes read
-/// as themselves).
-fn utf8_at(b: &[u8], i: usize) -> (u32, usize) {
-    let n = match b[i] {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => 1,
-    };
-    if n > 1
-        && let Some(s) = b.get(i..i + n)
-        && let Ok(st) = std::str::from_utf8(s)
-    {
-        return (st.chars().next().map_or(0, u32::from), n);
-    }
-    (u32::from(b[i]), 1)
 }
 
 /// Position of `needle` in `hay`.

@@ -290,7 +290,7 @@ impl Core {
 }
 
 /// No sink: references inside attribute values are routed later.
-struct NoSink;
+pub(super) struct NoSink;
 
 impl Sax for NoSink {
     fn start_element(&mut self, _: &[u8], _: &[crate::sax::Attribute<'_>]) {}

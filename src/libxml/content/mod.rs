@@ -137,21 +137,26 @@ impl Core {
         self.parse_name_complex(true)
     }
 
-    /// `xmlParseNmtoken` (used only for `QName` recovery).
-    fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
+    /// `xmlParseNmtoken` (`QName` recovery and attribute enumerations):
+    /// a token longer than `XML_MAX_NAME_LENGTH` bytes fails where its
+    /// length passes it.
+    pub(super) fn parse_nmtoken(&mut self) -> Option<Vec<u8>> {
         let start = self.input.cur;
         let (mut c, mut l) = self.cur_char();
-        let mut any = false;
+        let mut len = 0;
         while is_name_char(c) {
-            any = true;
+            len += l;
             self.nextl(l);
+            if len > MAX_NAME_LENGTH {
+                self.fatal(err::NAME_TOO_LONG);
+                return None;
+            }
             (c, l) = self.cur_char();
         }
-        if any {
-            Some(self.input.buf[start..self.input.cur.min(self.input.buf.len())].to_vec())
-        } else {
-            None
+        if len == 0 {
+            return None;
         }
+        Some(self.input.buf[start..self.input.cur.min(self.input.buf.len())].to_vec())
     }
 
     /// `xmlParseQName`: (prefix, local).

@@ -2,7 +2,7 @@
 //! `xmlParseEntityRef`), entity lookup as compat.c does it, and the
 //! entity amplification checks.
 
-use crate::libxml::chars::{is_char, push_utf8};
+use crate::libxml::chars::{is_char, push_utf8, string_name_len};
 use crate::libxml::input::BIG_BUFFER_SIZE;
 use crate::libxml::{Core, EntityKind, State, Sub, err};
 use crate::sax::Sax;
@@ -284,13 +284,21 @@ impl Core {
                 push_utf8(&mut out, val);
                 i += n;
             } else if c == b'&' {
-                let mut j = i + 1;
-                while j < s.len() && s[j] != b';' {
-                    j += 1;
+                // xmlParseStringEntityRef: a reference without a name or
+                // its `;` is reported and the text goes on after what
+                // was read (a `&` left by `&#38;` is such a reference)
+                let j = i + 1 + string_name_len(&s[i + 1..]);
+                if j == i + 1 {
+                    self.fatal(err::NAME_REQUIRED);
+                    self.entity_check(None);
+                    i = j;
+                    continue;
                 }
-                if j >= s.len() {
+                if s.get(j) != Some(&b';') {
                     self.fatal(err::ENTITYREF_SEMICOL_MISSING);
-                    return Some(out);
+                    self.entity_check(None);
+                    i = j;
+                    continue;
                 }
                 let name = s[i + 1..j].to_vec();
                 i = j + 1;
@@ -303,6 +311,9 @@ impl Core {
                 }
                 self.expansion.nb_entities += 1;
                 let Some(e) = self.dtd.entities.get(&name) else {
+                    // compat.c's `_get_entity` is asked here too: an unknown
+                    // name goes to the default handler
+                    self.compat_get_entity(None::<&mut super::attribute::NoSink>, &name);
                     if self.dtd.standalone == 1
                         || (!self.dtd.has_external_subset && !self.dtd.has_pe_refs)
                     {
