@@ -279,13 +279,13 @@ impl Core {
         let rep = self.decode_entities(&ent.content);
         self.expansion.depth -= 1;
         if let Some(rep) = rep {
-            for b in rep {
-                if b == 0xD || b == 0xA || b == 0x9 {
-                    buf.push(0x20);
+            buf.extend(rep.iter().map(|&b| {
+                if matches!(b, 0x9 | 0xA | 0xD) {
+                    0x20
                 } else {
-                    buf.push(b);
+                    b
                 }
-            }
+            }));
         }
     }
 }

@@ -334,8 +334,14 @@ impl Core {
                     }
                     return None;
                 };
-                for b in rep {
-                    out.push(b);
+                // libxml2 copies byte by byte and checks when its buffer
+                // grows: copied here in runs that end where it would grow
+                let mut rest = &rep[..];
+                while !rest.is_empty() {
+                    let room = (size + 1 - BUFFER_SIZE).saturating_sub(out.len()).max(1);
+                    let (run, after) = rest.split_at(room.min(rest.len()));
+                    out.extend_from_slice(run);
+                    rest = after;
                     if out.len() + BUFFER_SIZE > size {
                         if self.entity_check_size(out.len()) {
                             return None;
