@@ -14,6 +14,15 @@ fn cases() -> Vec<String> {
     lines
 }
 
+/// The cases of one kind (`set`, `chunks`), without the kind.
+fn cases_of(kind: &str) -> Vec<String> {
+    let prefix = format!("{kind} ");
+    cases()
+        .iter()
+        .filter_map(|line| line.strip_prefix(&prefix).map(str::to_owned))
+        .collect()
+}
+
 /// `var_export()` of a value back to the value given.
 fn value(exported: &str) -> OptionValue {
     match exported {
@@ -37,11 +46,8 @@ fn exported(v: &OptionValue) -> &'static str {
 #[test]
 fn values_set_and_got_are_php_84s() {
     let mut seen = 0;
-    for line in cases() {
-        let Some(rest) = line.strip_prefix("set ") else {
-            continue;
-        };
-        let (given, got) = rest.rsplit_once(" get ").unwrap();
+    for line in cases_of("set") {
+        let (given, got) = line.rsplit_once(" get ").unwrap();
         let mut p = Parser::new(None).unwrap();
         p.set_option(XmlOption::ParseHuge, value(given)).unwrap();
         assert_eq!(exported(&p.get_option(XmlOption::ParseHuge)), got, "{line}");
@@ -70,11 +76,8 @@ fn set_between_chunks_applies_from_the_next_chunk_as_in_php_84() {
     let long = format!("<{}/>", "n".repeat(50_001));
     let chunks = [&b"<r>"[..], long.as_bytes(), b"</r>"];
     let mut seen = 0;
-    for line in cases() {
-        let Some(rest) = line.strip_prefix("chunks ") else {
-            continue;
-        };
-        let (name, want) = rest.split_once(' ').unwrap();
+    for line in cases_of("chunks") {
+        let (name, want) = line.split_once(' ').unwrap();
         let mut p = Parser::new(None).unwrap();
         let mut results = Vec::new();
         for (i, chunk) in chunks.iter().enumerate() {
