@@ -225,9 +225,9 @@
 //!   US-ASCII, ISO-8859-15, windows-1252 and KOI8-R are decoded; a document
 //!   declaring any other encoding fails with error 32 ("Unsupported
 //!   encoding"), where libxml2 with iconv may accept it.
-//! * Entity expansion is capped at 10 MB of output per document instead of
-//!   libxml2's amplification rule, so some documents libxml2 rejects as
-//!   entity bombs are accepted and the other way around near the limit.
+//! * With `XML_OPTION_PARSE_HUGE` on ([`Parser::set_parse_huge`]), entity
+//!   expansion in attribute values stops at 1,000,000,000 bytes (error 2)
+//!   where libxml2 grows its buffer until memory runs out.
 //! * PHP's warnings (for example "Maximum depth exceeded") are not
 //!   reported; the results they accompany are.
 //! * Only the libxml2 build of PHP's xml extension is reproduced, not the

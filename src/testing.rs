@@ -225,6 +225,7 @@ impl Invocation {
                 "--target-encoding" => Some(XmlOption::TargetEncoding),
                 "--skip-white" => Some(XmlOption::SkipWhite),
                 "--skip-tagstart" => Some(XmlOption::SkipTagstart),
+                "--parse-huge" => Some(XmlOption::ParseHuge),
                 _ => None,
             };
             let takes_value = option.is_some()

@@ -74,6 +74,9 @@ yes` is 0):
                          (space, tab, line feed) out of $values. Default 0
   --skip-tagstart N      XML_OPTION_SKIP_TAGSTART: cut the first N bytes of element
                          names. Default 0; negative: PHP warns and uses 0
+  --parse-huge N         XML_OPTION_PARSE_HUGE (PHP 8.4): non-zero lifts libxml2's
+                         limits (names 10 MB, values, comments and PIs 1 GB, no
+                         10 MB lookup limit, no entity amplification check)
   --quiet                print only the `ok` and `result` lines
   -h, --help             this help
 

@@ -1,7 +1,7 @@
 //! The arguments of `phpxml struct|trace|compare|capture`, parsed with clap.
 //!
 //! The options that are PHP calls (`--encoding`, `--ns`, `--case-folding`,
-//! `--target-encoding`, `--skip-white`, `--skip-tagstart`, `--chunk`,
+//! `--target-encoding`, `--skip-white`, `--skip-tagstart`, `--parse-huge`, `--chunk`,
 //! `--json-flags`, `--quiet`) are order-sensitive: clap collects them,
 //! [`php_args`] puts them back in the order given (clap's argument indices),
 //! and [`phpxml::testing::Invocation::parse`] gives them PHP's meaning:
@@ -53,18 +53,21 @@ pub struct PhpOptions {
     skip_white: Vec<String>,
     #[arg(long, value_name = "N", allow_hyphen_values = true, action = clap::ArgAction::Append)]
     skip_tagstart: Vec<String>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true, action = clap::ArgAction::Append)]
+    parse_huge: Vec<String>,
     #[arg(long, action = clap::ArgAction::Count)]
     quiet: u8,
 }
 
 /// The PHP options of the parsing commands, by clap id and option name.
-const PHP_OPTIONS: [(&str, &str); 9] = [
+const PHP_OPTIONS: [(&str, &str); 10] = [
     ("encoding", "--encoding"),
     ("ns", "--ns"),
     ("case_folding", "--case-folding"),
     ("target_encoding", "--target-encoding"),
     ("skip_white", "--skip-white"),
     ("skip_tagstart", "--skip-tagstart"),
+    ("parse_huge", "--parse-huge"),
     ("chunk", "--chunk"),
     ("json_flags", "--json-flags"),
     ("quiet", "--quiet"),

@@ -241,6 +241,9 @@ struct DefaultAttr {
 pub(crate) struct Core {
     namespace_separator: Option<u8>,
     installed: HandlerSet,
+    /// `XML_PARSE_HUGE` (PHP 8.4's `XML_OPTION_PARSE_HUGE`): libxml2's
+    /// size limits raised, its entity amplification checks off.
+    huge: bool,
 
     // --- parser state ---
     state: State,
@@ -364,9 +367,6 @@ impl Default for Dtd {
 #[derive(Debug, Default)]
 struct Expansion {
     nb_entities: u64,
-    /// Bytes of replacement text handed over for references in content
-    /// (see [`content::MAX_ENTITY_TEXT`]).
-    entity_text: u64,
     depth: u32,
 }
 
@@ -483,6 +483,18 @@ impl Core {
             namespace_separator,
             ..Self::default()
         }
+    }
+
+    /// Sets or clears `XML_PARSE_HUGE` in the parser's options, as PHP 8.4's
+    /// `xml_parser_set_option(..., XML_OPTION_PARSE_HUGE, ...)` does: it
+    /// applies from the next chunk on.
+    pub(crate) fn set_huge(&mut self, on: bool) {
+        self.huge = on;
+    }
+
+    /// Whether `XML_PARSE_HUGE` is set.
+    pub(crate) fn huge(&self) -> bool {
+        self.huge
     }
 
     /// Feeds one chunk, as `XML_Parse(parser, chunk, len, is_final)`:
@@ -918,6 +930,7 @@ impl Core {
             return Some(self.error_code);
         }
         if (self.input.buf.len() - self.input.cur > 10_000_000 || self.input.cur > 10_000_000)
+            && !self.huge
             && !self.halted
         {
             self.fatal(err::INTERNAL_ERROR);

@@ -1,8 +1,8 @@
 //! Parser options (`xml_parser_set_option()` / `xml_parser_get_option()`)
 //! and PHP's `(int)` cast of strings, which option values go through.
 
-/// The options of `xml_parser_set_option()` PHP 8.2 knows, with PHP's
-/// constant values.
+/// The options of `xml_parser_set_option()` PHP 8.2 knows, and PHP 8.4's
+/// `XML_OPTION_PARSE_HUGE`, with PHP's constant values.
 ///
 /// ```
 /// use phpxml::{Parser, XmlOption};
@@ -27,6 +27,14 @@ pub enum XmlOption {
     /// `XML_OPTION_SKIP_WHITE` (4): leave whitespace-only text out of
     /// `xml_parse_into_struct()`'s values. Default: off.
     SkipWhite = 4,
+    /// `XML_OPTION_PARSE_HUGE` (5, PHP 8.4 and later): libxml2's
+    /// `XML_PARSE_HUGE`. Names may be 10,000,000 bytes long instead of
+    /// 50,000; attribute values, comments and PIs 1,000,000,000 instead of
+    /// 10,000,000; a document given in one call or held unparsed has no
+    /// 10,000,000-byte limit; entity references in attribute values are
+    /// not checked for amplification (nor undeclared ones counted) and may
+    /// nest 1024 deep instead of 40. Default: off.
+    ParseHuge = 5,
 }
 
 /// A value given to or read from an option, as a PHP `int` or `string`.
@@ -41,6 +49,8 @@ pub enum XmlOption {
 pub enum OptionValue {
     /// An integer (PHP 8.2 reports the boolean options as integers too).
     Int(i64),
+    /// A boolean: what PHP 8.4 reports for `XML_OPTION_PARSE_HUGE`.
+    Bool(bool),
     /// A string (the target encoding; for the integer options PHP converts
     /// it with its `(int)` cast).
     Str(String),
@@ -70,7 +80,27 @@ impl OptionValue {
     pub fn to_int(&self) -> i64 {
         match self {
             Self::Int(v) => *v,
+            Self::Bool(b) => i64::from(*b),
             Self::Str(s) => int_cast(s.as_bytes()),
+        }
+    }
+
+    /// `zend_is_true()`: a non-zero integer (all 64 bits), a string other
+    /// than `""` and `"0"`.
+    ///
+    /// ```
+    /// use phpxml::OptionValue;
+    ///
+    /// assert!(OptionValue::Int(4_294_967_296).is_true());
+    /// assert!(!OptionValue::from("0").is_true());
+    /// assert!(OptionValue::from("0.0").is_true());
+    /// ```
+    #[must_use]
+    pub fn is_true(&self) -> bool {
+        match self {
+            Self::Int(v) => *v != 0,
+            Self::Bool(b) => *b,
+            Self::Str(s) => !s.is_empty() && s != "0",
         }
     }
 }

@@ -269,9 +269,14 @@ impl Parser {
                 }
                 self.options.skip_tagstart = v;
             }
+            // PHP 8.4 refuses it while xml_parse() runs ("Cannot change
+            // option XML_OPTION_PARSE_HUGE while parsing"): handlers hold no
+            // parser here, so it is set between calls, for the next chunk.
+            XmlOption::ParseHuge => self.core.set_huge(value.is_true()),
             XmlOption::TargetEncoding => {
                 let name = match value {
                     OptionValue::Int(i) => i.to_string(),
+                    OptionValue::Bool(b) => if b { "1" } else { "" }.to_owned(),
                     OptionValue::Str(s) => s,
                 };
                 self.options.target = TargetEncoding::from_php_name(name.as_bytes())
@@ -299,10 +304,37 @@ impl Parser {
             XmlOption::CaseFolding => OptionValue::Int(self.options.case_folding.into()),
             XmlOption::SkipWhite => OptionValue::Int(self.options.skip_white.into()),
             XmlOption::SkipTagstart => OptionValue::Int(self.options.skip_tagstart.into()),
+            XmlOption::ParseHuge => OptionValue::Bool(self.core.huge()),
             XmlOption::TargetEncoding => {
                 OptionValue::Str(self.options.target.php_name().to_owned())
             }
         }
+    }
+
+    /// Whether libxml2's `XML_PARSE_HUGE` is on (PHP 8.4's
+    /// `XML_OPTION_PARSE_HUGE`, see [`XmlOption::ParseHuge`]). Default:
+    /// `false`.
+    #[must_use]
+    pub fn parse_huge(&self) -> bool {
+        self.core.huge()
+    }
+
+    /// Turns `XML_PARSE_HUGE` on or off; between chunks it applies from the
+    /// next one on, as in PHP 8.4.
+    ///
+    /// ```
+    /// let mut long_name = b"<".to_vec();
+    /// long_name.extend(std::iter::repeat_n(b'n', 50_001));
+    /// long_name.extend_from_slice(b"/>");
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// assert!(!parser.parse_into_struct(&long_name).ok);
+    /// let mut parser = phpxml::Parser::new(None)?;
+    /// parser.set_parse_huge(true);
+    /// assert!(parser.parse_into_struct(&long_name).ok);
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    pub fn set_parse_huge(&mut self, on: bool) {
+        self.core.set_huge(on);
     }
 
     /// Whether names are upper-cased (ASCII letters only). Default: `true`.

@@ -5,7 +5,7 @@ use crate::libxml::text_scan::plain_multibyte_len;
 use crate::libxml::{Core, EntityKind, Piece, State, Sub, err};
 use crate::sax::Sax;
 
-use super::{MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, plain_prefix, predefined_at};
+use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, plain_prefix, predefined_at};
 
 impl Core {
     /// `xmlParseAttValueInternal`.
@@ -84,7 +84,7 @@ impl Core {
                 }
                 i += 1;
             }
-            if i - start > MAX_TEXT_LENGTH {
+            if i - start > self.max_text_length() {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
                 return None;
             }
@@ -107,7 +107,7 @@ impl Core {
             i += run;
             col += run as u64;
             last = i;
-            if i - start > MAX_TEXT_LENGTH {
+            if i - start > self.max_text_length() {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
                 return None;
             }
@@ -189,7 +189,7 @@ impl Core {
             }
             (c, l) = self.cur_char();
             // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
-            if buf.len() > MAX_TEXT_LENGTH {
+            if buf.len() > self.max_text_length() {
                 self.fatal(err::ATTRIBUTE_NOT_FINISHED);
                 self.memory_error();
                 return false;
@@ -227,20 +227,21 @@ impl Core {
         let start = self.input.cur;
         let mut i = start;
         let mut n = buf.len();
+        let max = self.max_text_length();
         let mut chars = 0;
         let table = if limit == b'"' {
             &PLAIN_DQ_VALUE
         } else {
             &PLAIN_SQ_VALUE
         };
-        while n <= MAX_TEXT_LENGTH && i < s.len() {
+        while n <= max && i < s.len() {
             // one-byte characters up to the length limit
-            let end = s.len().min(i + (MAX_TEXT_LENGTH + 1 - n));
+            let end = s.len().min(i + (max + 1 - n));
             let run = plain_prefix(&s[i..end], table, limit);
             i += run;
             n += run;
             chars += run as u64;
-            if n > MAX_TEXT_LENGTH || i >= s.len() || s[i] < 0x80 || !self.input.utf8 {
+            if n > max || i >= s.len() || s[i] < 0x80 || !self.input.utf8 {
                 break;
             }
             let len = plain_multibyte_len(s, i);
@@ -278,13 +279,13 @@ impl Core {
         let rep = self.decode_entities(&ent.content);
         self.expansion.depth -= 1;
         if let Some(rep) = rep {
-            for b in rep {
-                if b == 0xD || b == 0xA || b == 0x9 {
-                    buf.push(0x20);
+            buf.extend(rep.iter().map(|&b| {
+                if matches!(b, 0x9 | 0xA | 0xD) {
+                    0x20
                 } else {
-                    buf.push(b);
+                    b
                 }
-            }
+            }));
         }
     }
 }

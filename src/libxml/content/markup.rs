@@ -6,8 +6,6 @@ use crate::libxml::input::BIG_BUFFER_SIZE;
 use crate::libxml::{Core, State, err};
 use crate::sax::Sax;
 
-use super::MAX_TEXT_LENGTH;
-
 impl Core {
     // ------------------------------------------------------------------
     // CDATA sections (push mode)
@@ -131,7 +129,7 @@ impl Core {
                 if n > 0 {
                     buf.extend_from_slice(&self.input.buf[self.input.cur..i]);
                 }
-                if buf.len() > MAX_TEXT_LENGTH {
+                if buf.len() > self.max_text_length() {
                     self.fatal(err::COMMENT_NOT_FINISHED);
                     return;
                 }
@@ -220,7 +218,7 @@ impl Core {
             self.nextl(l);
             (c, l) = self.cur_char();
             // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
-            if buf.len() > MAX_TEXT_LENGTH {
+            if buf.len() > self.max_text_length() {
                 self.fatal(err::COMMENT_NOT_FINISHED);
                 return;
             }
@@ -296,7 +294,7 @@ impl Core {
             self.nextl(l);
             (c, l) = self.cur_char();
             // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
-            if buf.len() - target > MAX_TEXT_LENGTH {
+            if buf.len() - target > self.max_text_length() {
                 self.fatal(err::PI_NOT_FINISHED);
                 return;
             }

@@ -19,13 +19,31 @@ use super::{Core, Piece, State, err};
 const MAX_NAME_LENGTH: usize = 50_000;
 /// `XML_MAX_TEXT_LENGTH`.
 const MAX_TEXT_LENGTH: usize = 10_000_000;
-/// phpxml's limit on the replacement text of internal entities handed to
-/// the character-data handler for references in content, per document.
-/// PHP (through libxml2's compat layer) has none: each `&e;` is the whole
-/// of `e` again, so a small document can ask for gigabytes.
-pub(crate) const MAX_ENTITY_TEXT: u64 = 100_000_000;
+/// `XML_MAX_HUGE_LENGTH` (Debian's 2.9.14, CVE-2022-40303): the text limit
+/// under `XML_PARSE_HUGE`, where names may be `XML_MAX_TEXT_LENGTH` long.
+const MAX_HUGE_LENGTH: usize = 1_000_000_000;
 
 impl Core {
+    /// The `maxLength` of libxml2's name parsers: `XML_MAX_NAME_LENGTH`, or
+    /// `XML_MAX_TEXT_LENGTH` under `XML_PARSE_HUGE`.
+    fn max_name_length(&self) -> usize {
+        if self.huge {
+            MAX_TEXT_LENGTH
+        } else {
+            MAX_NAME_LENGTH
+        }
+    }
+
+    /// The `maxLength` of attribute values, comments and PIs:
+    /// `XML_MAX_TEXT_LENGTH`, or `XML_MAX_HUGE_LENGTH` under `XML_PARSE_HUGE`.
+    fn max_text_length(&self) -> usize {
+        if self.huge {
+            MAX_HUGE_LENGTH
+        } else {
+            MAX_TEXT_LENGTH
+        }
+    }
+
     /// `xmlParseName`.
     pub(super) fn parse_name(&mut self) -> Option<Vec<u8>> {
         let mut own = Vec::new();
@@ -64,7 +82,7 @@ impl Core {
             let b = self.at(i);
             if b > 0 && b < 0x80 {
                 let count = i - start;
-                if count > MAX_NAME_LENGTH {
+                if count > self.max_name_length() {
                     self.fatal(err::NAME_TOO_LONG);
                     return None;
                 }
@@ -98,7 +116,7 @@ impl Core {
                 break;
             }
         }
-        if len > MAX_NAME_LENGTH {
+        if len > self.max_name_length() {
             self.fatal(err::NAME_TOO_LONG);
             return None;
         }
@@ -123,7 +141,7 @@ impl Core {
                 let b = self.input.buf[i];
                 if b > 0 && b < 0x80 {
                     let count = i - start;
-                    if count > MAX_NAME_LENGTH {
+                    if count > self.max_name_length() {
                         self.fatal(err::NAME_TOO_LONG);
                         return None;
                     }

@@ -7,7 +7,9 @@ use crate::libxml::input::BIG_BUFFER_SIZE;
 use crate::libxml::{Core, EntityKind, State, Sub, err};
 use crate::sax::Sax;
 
-use super::MAX_ENTITY_TEXT;
+/// `XML_PARSER_BUFFER_SIZE`: the headroom `xmlStringDecodeEntities` keeps
+/// in its buffer, and what it adds when it grows it.
+const BUFFER_SIZE: usize = 100;
 
 impl Core {
     /// `xmlParseCharRef`: the code point, 0 on error. The hexadecimal and
@@ -225,15 +227,8 @@ impl Core {
                         && let Some(e) = &ent
                         && let Some(s) = sink
                     {
-                        // phpxml's own limit: PHP hands the replacement
-                        // text over for every reference, without bound
-                        self.expansion.entity_text += e.content.len() as u64;
-                        if self.expansion.entity_text > MAX_ENTITY_TEXT {
-                            self.fatal(err::ENTITY_LOOP);
-                            self.state = State::Eof;
-                            self.halted = true;
-                            return None;
-                        }
+                        // No limit, as in PHP: the text is handed over by
+                        // reference for each `&name;`, nothing is kept.
                         s.character_data(&e.content);
                     }
                 }
@@ -264,12 +259,13 @@ impl Core {
     /// makes them: after each reference, and each time its buffer would
     /// grow while a replacement text is copied in.
     pub(in crate::libxml) fn decode_entities(&mut self, s: &[u8]) -> Option<Vec<u8>> {
-        if self.expansion.depth > 40 {
+        if (self.expansion.depth > 40 && !self.huge) || self.expansion.depth > 1024 {
             self.fatal(err::ENTITY_LOOP);
             return None;
         }
         let mut out = Vec::new();
-        // libxml2's buffer size: its checks run when it grows
+        // libxml2's buffer size: its checks run when it grows, by
+        // `XML_PARSER_BUFFER_SIZE` and twice itself
         let mut size = BIG_BUFFER_SIZE;
         let mut i = 0;
         while i < s.len() && self.state != State::Eof {
@@ -304,8 +300,8 @@ impl Core {
                 i = j + 1;
                 if let Some(p) = predefined(&name) {
                     out.push(p.content[0]);
-                    if out.len() + BIG_BUFFER_SIZE > size {
-                        size = size * 2 + BIG_BUFFER_SIZE;
+                    if out.len() + BUFFER_SIZE > size {
+                        size = size * 2 + BUFFER_SIZE;
                     }
                     continue;
                 }
@@ -350,20 +346,26 @@ impl Core {
                     }
                     return None;
                 };
-                for b in rep {
-                    out.push(b);
-                    if out.len() + BIG_BUFFER_SIZE > size {
+                // libxml2 copies byte by byte and checks when its buffer
+                // grows: copied here in runs that end where it would grow
+                let mut rest = &rep[..];
+                while !rest.is_empty() {
+                    let room = (size + 1 - BUFFER_SIZE).saturating_sub(out.len()).max(1);
+                    let (run, after) = rest.split_at(room.min(rest.len()));
+                    out.extend_from_slice(run);
+                    rest = after;
+                    if out.len() + BUFFER_SIZE > size {
                         if self.entity_check_size(out.len()) {
                             return None;
                         }
-                        size = size * 2 + BIG_BUFFER_SIZE;
+                        size = size * 2 + BUFFER_SIZE;
                     }
                 }
             } else {
                 out.push(c);
                 i += 1;
-                if out.len() + BIG_BUFFER_SIZE > size {
-                    size = size * 2 + BIG_BUFFER_SIZE;
+                if out.len() + BUFFER_SIZE > size {
+                    size = size * 2 + BUFFER_SIZE;
                 }
             }
         }
@@ -376,6 +378,9 @@ impl Core {
     /// (`ent->checked`); then too many references for the input read so far
     /// is error 89. True when it failed.
     pub(in crate::libxml) fn entity_check(&mut self, name: Option<&[u8]>) -> bool {
+        if self.huge {
+            return false;
+        }
         if self.error_code == err::ENTITY_LOOP {
             return true;
         }
@@ -422,6 +427,15 @@ impl Core {
     /// replacement text have been copied: more than ten times the input read
     /// so far (or ten times as many references) is error 89.
     fn entity_check_size(&mut self, size: usize) -> bool {
+        if self.huge {
+            // phpxml's bound where libxml2 has none (it grows the buffer
+            // until malloc fails): the text limit of XML_PARSE_HUGE
+            if size > super::MAX_HUGE_LENGTH {
+                self.memory_error();
+                return true;
+            }
+            return false;
+        }
         if self.error_code == err::ENTITY_LOOP {
             return true;
         }
