@@ -28,6 +28,9 @@ pub(super) enum Mode {
 }
 
 /// The conversion state of the input (`xmlParserInputBuffer` raw side).
+// each flag is a state of libxml2's converter of its own (first line
+// deferred, a dropped sequence, failed, stopped), set and cleared apart
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, Default)]
 pub(super) struct Decoder {
     pub(super) mode: Mode,
@@ -206,35 +209,12 @@ impl Decoder {
                 }
             }
             Mode::Utf16Le | Mode::Utf16Be => {
-                let le = self.mode == Mode::Utf16Le;
-                let unit = |k: usize| -> u32 {
-                    if le {
-                        u32::from(data[k]) | (u32::from(data[k + 1]) << 8)
-                    } else {
-                        (u32::from(data[k]) << 8) | u32::from(data[k + 1])
-                    }
-                };
-                while i + 1 < data.len() {
-                    let u = unit(i);
-                    if (0xD800..0xDC00).contains(&u) {
-                        if i + 3 >= data.len() {
-                            break;
-                        }
-                        let v = unit(i + 2);
-                        if !(0xDC00..0xE000).contains(&v) {
-                            self.failed = true;
-                            self.pending = data[i..].to_vec();
-                            return false;
-                        }
-                        let c = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
-                        super::chars::push_utf8(out, c);
-                        i += 4;
-                    } else {
-                        // libxml2's UTF16LEToUTF8 checks only that a high
-                        // surrogate has its low one: a lone low surrogate is
-                        // passed on, for the parser to reject as a character
-                        super::chars::push_utf8(out, u);
-                        i += 2;
+                match utf16_to_utf8(&data, self.mode == Mode::Utf16Le, out) {
+                    Ok(n) => i = n,
+                    Err(at) => {
+                        self.failed = true;
+                        self.pending = data[at..].to_vec();
+                        return false;
                     }
                 }
             }
@@ -266,4 +246,41 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
             .or_else(|| MultiByte::for_label(&n).map(Mode::MultiByte))
             .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide)),
     }
+}
+
+/// libxml2's `UTF16LEToUTF8` and `UTF16BEToUTF8`: the UTF-8 of the whole
+/// units of `data` appended to `out`; `Ok` with the bytes taken (a unit or
+/// surrogate pair cut at the end waits), `Err` with where a high surrogate
+/// lacks its low one.
+fn utf16_to_utf8(data: &[u8], le: bool, out: &mut Vec<u8>) -> Result<usize, usize> {
+    let unit = |k: usize| -> u32 {
+        if le {
+            u32::from(data[k]) | (u32::from(data[k + 1]) << 8)
+        } else {
+            (u32::from(data[k]) << 8) | u32::from(data[k + 1])
+        }
+    };
+    let mut i = 0;
+    while i + 1 < data.len() {
+        let u = unit(i);
+        if (0xD800..0xDC00).contains(&u) {
+            if i + 3 >= data.len() {
+                break;
+            }
+            let v = unit(i + 2);
+            if !(0xDC00..0xE000).contains(&v) {
+                return Err(i);
+            }
+            let c = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
+            super::chars::push_utf8(out, c);
+            i += 4;
+        } else {
+            // libxml2's UTF16LEToUTF8 checks only that a high surrogate has
+            // its low one: a lone low surrogate is passed on, for the parser
+            // to reject as a character
+            super::chars::push_utf8(out, u);
+            i += 2;
+        }
+    }
+    Ok(i)
 }
