@@ -3,7 +3,7 @@
 //! first bytes), single-byte charsets and the UCS-2/UCS-4/UTF-32 family
 //! (from the XML declaration) are converted to UTF-8.
 
-use super::charsets::{Form, SingleByte, Stop, Utf8Table, WideDecoder};
+use super::charsets::{Form, Iso2022JpDecoder, SingleByte, Stop, Utf8Table, WideDecoder};
 
 /// How raw bytes become parser input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,6 +21,8 @@ pub(super) enum Mode {
     Utf16Be,
     /// A fixed-width form (UCS-2, UCS-4, UTF-32) as iconv or ICU decodes it.
     Wide(Form),
+    /// iconv's `ISO-2022-JP`, whose escapes switch sets.
+    Iso2022Jp,
 }
 
 /// The conversion state of the input (`xmlParserInputBuffer` raw side).
@@ -31,6 +33,8 @@ pub(super) struct Decoder {
     single_byte: Option<Box<Utf8Table>>,
     /// The converter's state, for `Mode::Wide`.
     wide: Option<WideDecoder>,
+    /// The shift state, for `Mode::Iso2022Jp`.
+    iso_2022_jp: Iso2022JpDecoder,
     /// Raw bytes the converter has taken (`rawconsumed`).
     pub(super) raw_consumed: usize,
     /// How much raw input `xmlParseChunk` hands an encoding found from the
@@ -65,6 +69,7 @@ impl Decoder {
             Mode::Wide(form) => Some(WideDecoder::new(form)),
             _ => None,
         };
+        self.iso_2022_jp = Iso2022JpDecoder::default();
         self.single_byte = match mode {
             Mode::SingleByte(charset) => Some(charset.utf8_table()),
             _ => None,
@@ -128,6 +133,16 @@ impl Decoder {
                     // ucnv_convertEx with flush: an incomplete unit at the end
                     // is taken and dropped (U_TRUNCATED_CHAR_FOUND, ignored)
                     i = data.len();
+                }
+            }
+            Mode::Iso2022Jp => {
+                let (n, stop) = self.iso_2022_jp.convert(&data, out);
+                i = n;
+                if stop == Stop::Illegal {
+                    self.raw_consumed += n;
+                    self.failed = true;
+                    self.pending = data[n..].to_vec();
+                    return false;
                 }
             }
             Mode::Latin1 => {
@@ -213,6 +228,7 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
         b"ISO-10646-UCS-4" => Some(Mode::Wide(Form::IcuUtf32)),
         _ => SingleByte::for_label(&n)
             .map(Mode::SingleByte)
-            .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide)),
+            .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide))
+            .or_else(|| super::charsets::is_iso_2022_jp(&n).then_some(Mode::Iso2022Jp)),
     }
 }

@@ -3,9 +3,11 @@
 //! not decode itself).
 
 mod single_byte;
+mod stateful;
 mod wide;
 
 use single_byte::{CHARSETS, LABELS, NONE};
+pub(crate) use stateful::{Iso2022JpDecoder, is_iso_2022_jp};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
 
 /// A stateless single-byte charset, by its index in the generated tables.
