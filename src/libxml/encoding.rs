@@ -1,7 +1,7 @@
 //! Source decoding: what libxml2's input buffer does before the parser sees
 //! the bytes. UTF-8 passes through; UTF-16, UCS-4 and EBCDIC (from the
-//! first bytes), single-byte charsets and the UCS-2/UCS-4/UTF-32 family
-//! (from the XML declaration) are converted to UTF-8.
+//! first bytes), single-byte charsets, the UCS-2/UCS-4/UTF-32 family and
+//! ISO-2022-JP (from the XML declaration) are converted to UTF-8.
 
 use super::charsets::{Form, Iso2022JpDecoder, SingleByte, Stop, Utf8Table, WideDecoder};
 
@@ -123,10 +123,7 @@ impl Decoder {
                         // illegal unit (xmlUconvWrapper gives no output)
                         out.truncate(start);
                     }
-                    self.raw_consumed += n;
-                    self.failed = true;
-                    self.pending = data[n..].to_vec();
-                    return false;
+                    return self.reject(&data, n);
                 }
                 i = n;
                 if flush && form == Form::IcuUtf32 {
@@ -139,10 +136,7 @@ impl Decoder {
                 let (n, stop) = self.iso_2022_jp.convert(&data, out);
                 i = n;
                 if stop == Stop::Illegal {
-                    self.raw_consumed += n;
-                    self.failed = true;
-                    self.pending = data[n..].to_vec();
-                    return false;
+                    return self.reject(&data, n);
                 }
             }
             Mode::Latin1 => {
@@ -165,10 +159,7 @@ impl Decoder {
                 let table = self.single_byte.as_deref().expect("set with the mode");
                 i = table.convert(&data, out);
                 if i < data.len() {
-                    self.raw_consumed += i;
-                    self.failed = true;
-                    self.pending = data[i..].to_vec();
-                    return false;
+                    return self.reject(&data, i);
                 }
             }
             Mode::Utf16Le | Mode::Utf16Be => {
@@ -211,6 +202,15 @@ impl Decoder {
         // without an error, even when the input is flushed
         let _ = flush;
         true
+    }
+
+    /// The converter rejected `data[taken]` (iconv's `EILSEQ`): what it took
+    /// counts as consumed, the rest stays raw, and conversion stops.
+    fn reject(&mut self, data: &[u8], taken: usize) -> bool {
+        self.raw_consumed += taken;
+        self.failed = true;
+        self.pending = data[taken..].to_vec();
+        false
     }
 }
 
