@@ -11,8 +11,7 @@ It also checks the assumptions src/libxml/charsets/stateful.rs makes about
 glibc's iso-2022-jp.c: ESC $ @ (JIS X 0208-1978) decodes with the same
 table, ESC ( J (JIS X 0201 Roman) differs from ASCII only at 5C and 7E.
 """
-import ctypes
-import ctypes.util
+import importlib.util
 import os
 import struct
 import sys
@@ -20,31 +19,11 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "src", "libxml", "charsets", "jisx0208.bin")
 
-libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-libc.iconv_open.restype = ctypes.c_void_p
-libc.iconv_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-libc.iconv.restype = ctypes.c_size_t
-libc.iconv.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p),
-                       ctypes.POINTER(ctypes.c_size_t),
-                       ctypes.POINTER(ctypes.c_char_p),
-                       ctypes.POINTER(ctypes.c_size_t)]
-EILSEQ = 84
-
-
-def convert(cd, data):
-    """One iconv() call from the initial state: (utf-8 output, bytes
-    consumed, errno or 0)."""
-    libc.iconv(cd, None, None, None, None)
-    inbuf = ctypes.create_string_buffer(bytes(data), len(data))
-    outbuf = ctypes.create_string_buffer(64 + 8 * len(data))
-    pin = ctypes.c_char_p(ctypes.addressof(inbuf))
-    pout = ctypes.c_char_p(ctypes.addressof(outbuf))
-    nin = ctypes.c_size_t(len(data))
-    nout = ctypes.c_size_t(len(outbuf))
-    ctypes.set_errno(0)
-    r = libc.iconv(cd, ctypes.byref(pin), ctypes.byref(nin), ctypes.byref(pout), ctypes.byref(nout))
-    err = ctypes.get_errno() if r == ctypes.c_size_t(-1).value else 0
-    return outbuf.raw[: len(outbuf) - nout.value], len(data) - nin.value, err
+# iconv over ctypes, as tools/iconv-tables.py asks it
+_spec = importlib.util.spec_from_file_location("iconv_tables", os.path.join(ROOT, "tools", "iconv-tables.py"))
+iconv_tables = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(iconv_tables)
+convert, EILSEQ = iconv_tables.convert, iconv_tables.EILSEQ
 
 
 def pair(cd, escape, lead, trail):
@@ -59,8 +38,8 @@ def pair(cd, escape, lead, trail):
 
 
 def main():
-    cd = libc.iconv_open(b"UTF-8", b"ISO-2022-JP")
-    assert cd not in (None, ctypes.c_void_p(-1).value)
+    cd = iconv_tables.opens("ISO-2022-JP")
+    assert cd is not None
     table = bytearray()
     for lead in range(0x21, 0x7F):
         for trail in range(0x21, 0x7F):
