@@ -405,3 +405,111 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&common::trace(&args, &doc, &sizes), &whole);
     }
 }
+
+const STATEFUL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/encodings/stateful.tsv"
+);
+
+/// The document `tools/capture-stateful.php` builds for `case`, range `k`
+/// and `seq`.
+fn stateful_doc(case: &str, k: u32, seq: u32) -> Vec<u8> {
+    let mut d = b"<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?><a>".to_vec();
+    match case {
+        "jis" => {
+            d.extend_from_slice(b"\x1b$B");
+            d.extend_from_slice(&u16::try_from(seq).unwrap().to_be_bytes());
+        }
+        "single" => {
+            if k == 1 {
+                d.extend_from_slice(b"\x1b(J");
+            }
+            d.push(u8::try_from(seq).unwrap());
+        }
+        other => panic!("unknown case {other}"),
+    }
+    d.extend_from_slice(b"\x1b(B</a>");
+    d
+}
+
+#[test]
+fn every_iso_2022_jp_pair_and_byte_traces_as_php() {
+    let table = std::fs::read_to_string(STATEFUL).expect("fixtures/encodings/stateful.tsv");
+    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 36, "the capture is incomplete");
+    let mut differing = Vec::new();
+    for row in &rows {
+        let [case, k, target, php] = row[..] else {
+            panic!("bad row {row:?}");
+        };
+        let k: u32 = k.parse().unwrap();
+        let seqs = if case == "jis" {
+            k * 4096..k * 4096 + 4096
+        } else {
+            0..256
+        };
+        let args = target_args(target);
+        let all: Vec<u8> = seqs
+            .flat_map(|s| common::trace(&args, &stateful_doc(case, k, s), &[]))
+            .collect();
+        if hex(&Sha256::digest(&all)) != php {
+            differing.push(format!("{case} {k} {target}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{} of {} differ from PHP (see `php -d error_reporting=0 tools/capture-stateful.php --raw CASE`): {}",
+        differing.len(),
+        rows.len(),
+        differing.join(", ")
+    );
+}
+
+mod stateful_props {
+    use super::common;
+    use proptest::prelude::*;
+
+    /// A run of text in one set: ASCII, JIS X 0201 Roman, or JIS X 0208
+    /// pairs from rows that are defined throughout (hiragana, kanji level 1).
+    fn run() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            "[a-z \n\\\\~]{1,4}".prop_map(|s| [b"\x1b(B", s.as_bytes()].concat()),
+            "[a-z\\\\~]{1,4}".prop_map(|s| [b"\x1b(J", s.as_bytes()].concat()),
+            proptest::collection::vec((0x30u8..0x4F, 0x21u8..0x7F), 1..4).prop_map(|pairs| {
+                let mut v = b"\x1b$B".to_vec();
+                v.extend(pairs.into_iter().flat_map(|(l, t)| [l, t]));
+                v
+            }),
+            (0x21u8..0x74).prop_map(|t| vec![0x1b, b'$', b'@', 0x24, t]),
+        ]
+    }
+
+    fn runs() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(run(), 0..4).prop_map(|r| r.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// ISO-2022-JP names, attribute values and text, with escapes
+        /// anywhere: whole, one byte at a time and random pieces give one
+        /// trace.
+        #[test]
+        fn iso_2022_jp_traces_alike_in_any_pieces(
+            names in proptest::collection::vec(runs(), 1..5),
+            texts in proptest::collection::vec(runs(), 5),
+            sizes in proptest::collection::vec(1usize..40, 1..8),
+        ) {
+            let mut doc = b"<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?>\n<r>".to_vec();
+            for (n, t) in names.iter().zip(&texts) {
+                let name = [b"n", &n[..], b"\x1b(B"].concat();
+                let text = [&t[..], b"\x1b(B"].concat();
+                doc.extend([b"<", &name[..], b" a=\"", &text, b"\">", &text, b"&#xE9;</", &name, b">"].concat());
+            }
+            doc.extend_from_slice(b"</r>");
+            let whole = common::trace(&[], &doc, &[]);
+            prop_assert_eq!(&whole, &common::trace(&[], &doc, &[1]));
+            prop_assert_eq!(&whole, &common::trace(&[], &doc, &sizes));
+        }
+    }
+}

@@ -105,7 +105,10 @@ pub struct Outcome {
 ///    So: a UTF-16 document (by its first bytes) with a high surrogate not
 ///    followed by a low one, or one declaring a single-byte charset
 ///    (anything but UTF-8, UTF-16 and ISO-8859-1) with a byte >= 0x80,
-///    which the charset may leave undefined (windows-1252's 0x81 ...).
+///    which the charset may leave undefined (windows-1252's 0x81 ...), or
+///    declaring ISO-2022-JP with an escape, after which two ASCII bytes may
+///    be a pair JIS X 0208 leaves undefined (PHP:
+///    `fixtures/php/encodings/iso2022jp-bad-trail_trace*`).
 ///
 /// 6. Before the XML declaration of a UTF-16 document (by its first bytes)
 ///    libxml2 converts 90 raw bytes: whole, a declaration longer than that is
@@ -263,7 +266,8 @@ fn conversion_fails(doc: &[u8]) -> bool {
             &name[..],
             b"ISO-8859-1" | b"LATIN1" | b"L1" | b"ISO-LATIN-1"
         );
-    !always_defined && doc.iter().any(|&b| b >= 0x80)
+    let iso_2022_jp = matches!(&name[..], b"ISO-2022-JP" | b"ISO2022JP" | b"CSISO2022JP");
+    !always_defined && (doc.iter().any(|&b| b >= 0x80) || (iso_2022_jp && doc.contains(&0x1B)))
 }
 
 /// Clause 4 of [`chunking_matters`].

@@ -1,10 +1,11 @@
 //! Source decoding: what libxml2's input buffer does before the parser sees
 //! the bytes. UTF-8 passes through; UTF-16, UCS-4 and EBCDIC (from the
-//! first bytes), single-byte charsets and the UCS-2/UCS-4/UTF-32 family
-//! (from the XML declaration) are converted to UTF-8.
+//! first bytes), single-byte charsets, the UCS-2/UCS-4/UTF-32 family and
+//! ISO-2022-JP (from the XML declaration) are converted to UTF-8.
 
 use super::charsets::{
-    Form, MultiByte, MultiByteStop, MultiByteTable, SingleByte, Stop, Utf8Table, WideDecoder,
+    Form, Iso2022JpDecoder, MultiByte, MultiByteStop, MultiByteTable, SingleByte, Stop, Utf8Table,
+    WideDecoder,
 };
 
 /// How raw bytes become parser input.
@@ -25,6 +26,8 @@ pub(super) enum Mode {
     Utf16Be,
     /// A fixed-width form (UCS-2, UCS-4, UTF-32) as iconv or ICU decodes it.
     Wide(Form),
+    /// iconv's `ISO-2022-JP`, whose escapes switch sets.
+    Iso2022Jp,
 }
 
 /// The conversion state of the input (`xmlParserInputBuffer` raw side).
@@ -38,6 +41,8 @@ pub(super) struct Decoder {
     single_byte: Option<Box<Utf8Table>>,
     /// The converter's state, for `Mode::Wide`.
     wide: Option<WideDecoder>,
+    /// The shift state, for `Mode::Iso2022Jp`.
+    iso_2022_jp: Iso2022JpDecoder,
     /// Raw bytes the converter has taken (`rawconsumed`).
     pub(super) raw_consumed: usize,
     /// How much raw input `xmlParseChunk` hands an encoding found from the
@@ -78,6 +83,7 @@ impl Decoder {
             Mode::Wide(form) => Some(WideDecoder::new(form)),
             _ => None,
         };
+        self.iso_2022_jp = Iso2022JpDecoder::default();
         self.single_byte = match mode {
             Mode::SingleByte(charset) => Some(charset.utf8_table()),
             _ => None,
@@ -141,16 +147,20 @@ impl Decoder {
                         // illegal unit (xmlUconvWrapper gives no output)
                         out.truncate(start);
                     }
-                    self.raw_consumed += n;
-                    self.failed = true;
-                    self.pending = data[n..].to_vec();
-                    return false;
+                    return self.reject(&data, n);
                 }
                 i = n;
                 if flush && form == Form::IcuUtf32 {
                     // ucnv_convertEx with flush: an incomplete unit at the end
                     // is taken and dropped (U_TRUNCATED_CHAR_FOUND, ignored)
                     i = data.len();
+                }
+            }
+            Mode::Iso2022Jp => {
+                let (n, stop) = self.iso_2022_jp.convert(&data, out);
+                i = n;
+                if stop == Stop::Illegal {
+                    return self.reject(&data, n);
                 }
             }
             Mode::Latin1 => {
@@ -173,10 +183,7 @@ impl Decoder {
                 let table = self.single_byte.as_deref().expect("set with the mode");
                 i = table.convert(&data, out);
                 if i < data.len() {
-                    self.raw_consumed += i;
-                    self.failed = true;
-                    self.pending = data[i..].to_vec();
-                    return false;
+                    return self.reject(&data, i);
                 }
             }
             Mode::MultiByte(_) => {
@@ -227,6 +234,15 @@ impl Decoder {
         let _ = flush;
         true
     }
+
+    /// The converter rejected `data[taken]` (iconv's `EILSEQ`): what it took
+    /// counts as consumed, the rest stays raw, and conversion stops.
+    fn reject(&mut self, data: &[u8], taken: usize) -> bool {
+        self.raw_consumed += taken;
+        self.failed = true;
+        self.pending = data[taken..].to_vec();
+        false
+    }
 }
 
 /// The decoder libxml2 finds for a declared encoding name
@@ -244,7 +260,8 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
         _ => SingleByte::for_label(&n)
             .map(Mode::SingleByte)
             .or_else(|| MultiByte::for_label(&n).map(Mode::MultiByte))
-            .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide)),
+            .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide))
+            .or_else(|| super::charsets::is_iso_2022_jp(&n).then_some(Mode::Iso2022Jp)),
     }
 }
 

@@ -4,9 +4,11 @@
 
 mod multi_byte;
 mod single_byte;
+mod stateful;
 mod wide;
 
 pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByteTable};
+pub(crate) use stateful::{Iso2022JpDecoder, is_iso_2022_jp};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
 
 use single_byte::{LABELS, NONE, code_point};
