@@ -134,7 +134,7 @@ impl Decoder {
         }
         let mut data = std::mem::take(&mut self.pending);
         data.extend_from_slice(raw);
-        let mut i = 0;
+        let mut i;
         match self.mode {
             Mode::Utf8 => unreachable!(),
             Mode::Wide(form) => {
@@ -186,35 +186,10 @@ impl Decoder {
                     return self.reject(&data, i);
                 }
             }
-            Mode::MultiByte(_) => {
-                let table = self.multi_byte.expect("set with the mode");
-                // libxml2 2.9.14 converts the raw bytes left by a dropped
-                // sequence in an `xmlCharEncInput` call before the next
-                // chunk's; with no new bytes, its parser loop
-                // (`xmlParseTryOrFinish`) converts them call after call
-                let mut end = if std::mem::take(&mut self.after_drop) && !raw.is_empty() {
-                    data.len() - raw.len()
-                } else {
-                    data.len()
-                };
-                loop {
-                    let (n, stop) = table.convert(&data[i..end], out);
-                    i += n;
-                    match stop {
-                        MultiByteStop::Illegal => {
-                            self.failed = true;
-                            self.pending = data[i..].to_vec();
-                            return false;
-                        }
-                        MultiByteStop::Dropped if !raw.is_empty() => {
-                            self.after_drop = true;
-                            break;
-                        }
-                        MultiByteStop::Done if end == data.len() => break,
-                        MultiByteStop::Dropped | MultiByteStop::Done => end = data.len(),
-                    }
-                }
-            }
+            Mode::MultiByte(_) => match self.convert_multi_byte(&data, raw.len(), out) {
+                Some(n) => i = n,
+                None => return false,
+            },
             Mode::Utf16Le | Mode::Utf16Be => {
                 match utf16_to_utf8(&data, self.mode == Mode::Utf16Le, out) {
                     Ok(n) => i = n,
@@ -233,6 +208,45 @@ impl Decoder {
         // without an error, even when the input is flushed
         let _ = flush;
         true
+    }
+
+    /// The multi-byte charsets' conversion of `data`, whose last `fresh`
+    /// bytes are the new input: the bytes taken, or `None` when a sequence
+    /// is rejected (the converter has failed).
+    fn convert_multi_byte(
+        &mut self,
+        data: &[u8],
+        fresh: usize,
+        out: &mut Vec<u8>,
+    ) -> Option<usize> {
+        let table = self.multi_byte.expect("set with the mode");
+        // libxml2 2.9.14 converts the raw bytes left by a dropped sequence in
+        // an `xmlCharEncInput` call before the next chunk's; with no new
+        // bytes, its parser loop (`xmlParseTryOrFinish`) converts them call
+        // after call
+        let mut end = if std::mem::take(&mut self.after_drop) && fresh > 0 {
+            data.len() - fresh
+        } else {
+            data.len()
+        };
+        let mut i = 0;
+        loop {
+            let (n, stop) = table.convert(&data[i..end], out);
+            i += n;
+            match stop {
+                MultiByteStop::Illegal => {
+                    self.failed = true;
+                    self.pending = data[i..].to_vec();
+                    return None;
+                }
+                MultiByteStop::Dropped if fresh > 0 => {
+                    self.after_drop = true;
+                    return Some(i);
+                }
+                MultiByteStop::Done if end == data.len() => return Some(i),
+                MultiByteStop::Dropped | MultiByteStop::Done => end = data.len(),
+            }
+        }
     }
 
     /// The converter rejected `data[taken]` (iconv's `EILSEQ`): what it took
