@@ -110,14 +110,18 @@ pub struct Outcome {
 ///    be a pair JIS X 0208 leaves undefined (PHP:
 ///    `fixtures/php/encodings/iso2022jp-bad-trail_trace*`).
 ///
-/// 6. Before the XML declaration of a UTF-16 document (by its first bytes)
-///    libxml2 converts 90 raw bytes: whole, a declaration longer than that is
-///    cut there (57, "XML declaration not finished"); in pieces, more
-///    arrives before it is parsed. PHP: `fixtures/php/utf16-decls/
-///    le-bom-spaces-*`. The encoding it declares takes over from where the
-///    converted bytes end, which the pieces decide. So: a UTF-16 document
-///    starting with `<?` with no `?>` in its first 45 characters, or
-///    declaring an encoding other than UTF-16 there.
+/// 6. Until the XML declaration is read, libxml2 converts only a first
+///    line of an encoding it found from the first bytes (90 raw bytes of
+///    UTF-16, 180 of UCS-4, 45 of EBCDIC: `xmlCharEncFirstLineInput`, and
+///    `xmlParseChunk`'s first-line pushes): whole, a declaration longer
+///    than that is cut there (57, "XML declaration not finished"); in
+///    pieces, more arrives before it is parsed; a declared encoding takes
+///    over where the converted bytes end, which the pieces decide; and ICU's
+///    UCS-4 drops a unit cut at the end of a piece. PHP:
+///    `fixtures/php/utf16-decls/le-bom-spaces-*`, `encodings/wide-*`. So: a
+///    UCS-4 or EBCDIC document (by its first bytes), or a UTF-16 one with no
+///    `?>` in its first 45 characters or declaring an encoding other than
+///    UTF-16 there.
 ///
 /// Every input the `chunked` fuzz target excluded this way in a sample of
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
@@ -151,61 +155,9 @@ pub fn chunking_matters(
         || cdata_unclosed(doc)
         || conversion_fails(doc)
         || first_line_matters(doc)
-        || declaration_cut(doc)
 }
 
 /// Clause 6 of [`chunking_matters`].
-fn declaration_cut(doc: &[u8]) -> bool {
-    let le = doc.starts_with(b"\xFF\xFE") || doc.starts_with(b"<\0?\0");
-    let be = doc.starts_with(b"\xFE\xFF") || doc.starts_with(b"\0<\0?");
-    if !le && !be {
-        return false;
-    }
-    let bom = if doc[0] == 0xFF || doc[0] == 0xFE {
-        2
-    } else {
-        0
-    };
-    let first = &doc[bom..doc.len().min(bom + 90)];
-    let units: Vec<u16> = first
-        .chunks_exact(2)
-        .map(|p| {
-            if le {
-                u16::from_le_bytes([p[0], p[1]])
-            } else {
-                u16::from_be_bytes([p[0], p[1]])
-            }
-        })
-        .collect();
-    let (lt, qm, gt) = (u16::from(b'<'), u16::from(b'?'), u16::from(b'>'));
-    if !units.starts_with(&[lt, qm]) {
-        return false;
-    }
-    // the first line as ASCII: where a declared encoding takes over
-    let text: Vec<u8> = units
-        .iter()
-        .map(|&u| u8::try_from(u).unwrap_or(0))
-        .collect();
-    let declares_other = text
-        .windows(9)
-        .position(|w| w == b"encoding=")
-        .is_some_and(|at| {
-            let name: Vec<u8> = text[at + 9..]
-                .iter()
-                .skip(1)
-                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-                .map(u8::to_ascii_uppercase)
-                .collect();
-            name != b"UTF-16" && name != b"UTF16"
-        });
-    declares_other || !units.windows(2).any(|w| w == [qm, gt])
-}
-
-/// Clause 7 of [`chunking_matters`]: libxml2 found the encoding from the
-/// first bytes and converts a first line only until the declaration is read
-/// (`xmlCharEncFirstLineInput`, `xmlParseChunk`'s first-line pushes): where
-/// the pieces fall decides what that line holds, where a declared charset
-/// takes over, and (ICU's UCS-4) which units a piece's end drops.
 fn first_line_matters(doc: &[u8]) -> bool {
     let (le, skip) = match doc {
         [0, 0, 0, 0x3C, ..] | [0x3C, 0, 0, 0, ..] | [0x4C, 0x6F, 0xA7, 0x94, ..] => return true,
@@ -226,7 +178,7 @@ fn first_line_matters(doc: &[u8]) -> bool {
     decl.split("ENCODING=")
         .nth(1)
         .and_then(|v| v.split(['"', '\'']).find(|x| !x.trim().is_empty()))
-        .is_some_and(|v| !matches!(v, "UTF-16" | "UTF16" | "UTF-8" | "UTF8"))
+        .is_some_and(|v| !matches!(v, "UTF-16" | "UTF16"))
 }
 
 /// Clause 5 of [`chunking_matters`].
