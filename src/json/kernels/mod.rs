@@ -45,6 +45,20 @@ pub(crate) struct JsonKernel {
 }
 
 #[cfg(target_arch = "x86_64")]
+impl JsonKernel {
+    /// The escape letters of the ASCII bytes under these flags (`"` as
+    /// `\u0022` with `JSON_HEX_QUOT`).
+    #[inline(always)]
+    fn letters(&self) -> &'static [u8; 128] {
+        if self.hex_quot {
+            &JSON_LETTERS_HEX_QUOT
+        } else {
+            &JSON_LETTERS
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
 mod tables;
 #[cfg(target_arch = "x86_64")]
 mod x86_256;

@@ -131,11 +131,7 @@ macro_rules! json_escape_body {
                     break;
                 }
                 if DENSE && !RAW && high.count_ones() >= PLANES_MIN && i >= 3 {
-                    let letters = if kernel.hex_quot {
-                        &super::JSON_LETTERS_HEX_QUOT
-                    } else {
-                        &super::JSON_LETTERS
-                    };
+                    let letters = kernel.letters();
                     let long = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-33)))
                         as u32
                         & high;
@@ -177,11 +173,7 @@ macro_rules! json_escape_body {
                 }
                 if DENSE && !RAW {
                     if high == 0 {
-                        let letters = if kernel.hex_quot {
-                            &super::JSON_LETTERS_HEX_QUOT
-                        } else {
-                            &super::JSON_LETTERS
-                        };
+                        let letters = kernel.letters();
                         if let Some(written) =
                             // SAFETY: `DENSE`: the CPU has the features;
                             // `len + 64 <= out.capacity()` (ROOM).
@@ -307,11 +299,7 @@ macro_rules! json_escape_body {
                     continue;
                 }
                 if DENSE && m == special {
-                    let letters = if kernel.hex_quot {
-                        &super::JSON_LETTERS_HEX_QUOT
-                    } else {
-                        &super::JSON_LETTERS
-                    };
+                    let letters = kernel.letters();
                     if let Some(written) =
                         // SAFETY: `DENSE`: the CPU has the features; `len
                         // + 64 <= out.capacity()` (ROOM).
