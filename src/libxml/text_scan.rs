@@ -7,7 +7,7 @@
 //!   Lemire's lookups three bytes ahead, newlines and continuation bytes
 //!   (columns) counted on the windows' masks. The window with something
 //!   else in it hands over to the scalar code at the start of that
-//!   character.
+//!   character. On aarch64 the same with NEON, 16 bytes at a time.
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
@@ -89,9 +89,16 @@ impl TextRun {
     }
 }
 
-/// Window of the text kernels.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const TEXT_WINDOW: usize = 32;
+/// Window of the text kernels: 32 bytes with AVX2, 16 with NEON.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+const TEXT_WINDOW: usize = if cfg!(target_arch = "aarch64") {
+    16
+} else {
+    32
+};
 
 /// The run of text from `start` that the inner loop of
 /// `xmlParseCharDataComplex` takes as it is: plain ASCII ([`PLAIN_TEXT`]),
@@ -108,6 +115,14 @@ pub(crate) fn text_run(s: &[u8], start: usize, end: usize, utf8: bool) -> TextRu
             // SAFETY: AVX2 and POPCNT are available (checked just above);
             // `start < end <= s.len()`.
             let run = unsafe { x86_text::text_run_avx2(s, TextRun::at(start), end, utf8) };
+            return text_run_from(s, run, end, utf8);
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if start < end && s.len() >= start + TEXT_WINDOW + 3 {
+            // SAFETY: NEON is part of aarch64.
+            let run = unsafe { neon::text_run_neon(s, TextRun::at(start), end, utf8) };
             return text_run_from(s, run, end, utf8);
         }
     }
@@ -169,14 +184,51 @@ pub(crate) fn plain_text_windows(s: &[u8]) -> usize {
             return unsafe { x86_text::plain_text_windows_avx2(s) };
         }
     }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if s.len() >= TEXT_WINDOW {
+            // SAFETY: NEON is part of aarch64.
+            return unsafe { neon::plain_text_windows_neon(s) };
+        }
+    }
     let _ = s;
     0
 }
 
+// ASCII bytes that end a run, by nibble lookups: a byte stops the run
+// when its low nibble's entry and its high nibble's share a bit.
+// 0x01: 0x00..=0x08 and 0x0B..=0x0F; 0x02: 0x10..=0x1F; 0x04: `&`;
+// 0x08: `<`; 0x10: `]`; 0x20: the newline (plain text's fast path
+// only). Bytes from 0x80 up are none of these (high nibble 8..F).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+static STOP_LOW: [u8; 16] = {
+    let mut t = [0x02u8; 16];
+    let mut l = 0;
+    while l < 16 {
+        if l <= 8 || l >= 0xB {
+            t[l] |= 0x01;
+        }
+        l += 1;
+    }
+    t[0x6] |= 0x04;
+    t[0xA] |= 0x20;
+    t[0xC] |= 0x08;
+    t[0xD] |= 0x10;
+    t
+};
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+static STOP_HIGH_RUN: [u8; 16] = [
+    0x01, 0x02, 0x04, 0x08, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+static STOP_HIGH_FAST: [u8; 16] = [
+    0x21, 0x02, 0x04, 0x08, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
 /// Counts the bytes of the window at `i` in `taken` (the bits of the
 /// first bytes) into `run`: `newlines` and `cont` mark the window's
 /// newlines and continuation bytes.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn take_window(run: &mut TextRun, i: usize, newlines: u32, cont: u32, taken: u32) {
     let newlines = newlines & taken;
@@ -191,6 +243,9 @@ fn take_window(run: &mut TextRun, i: usize, newlines: u32, cont: u32, taken: u32
     }
 }
 
+#[cfg(target_arch = "aarch64")]
+mod neon;
+
 /// The AVX2 text kernels: [`text_run`]'s windows and
 /// [`plain_text_windows`].
 #[cfg(target_arch = "x86_64")]
@@ -202,34 +257,7 @@ mod x86_text {
     use crate::simd::memory::load256;
     use crate::simd::utf8_check::{lookups, utf8_errors};
 
-    use super::{TEXT_WINDOW as W, TextRun};
-
-    // ASCII bytes that end a run, by nibble lookups: a byte stops the run
-    // when its low nibble's entry and its high nibble's share a bit.
-    // 0x01: 0x00..=0x08 and 0x0B..=0x0F; 0x02: 0x10..=0x1F; 0x04: `&`;
-    // 0x08: `<`; 0x10: `]`; 0x20: the newline (plain text's fast path
-    // only). Bytes from 0x80 up are none of these (high nibble 8..F).
-    static STOP_LOW: [u8; 16] = {
-        let mut t = [0x02u8; 16];
-        let mut l = 0;
-        while l < 16 {
-            if l <= 8 || l >= 0xB {
-                t[l] |= 0x01;
-            }
-            l += 1;
-        }
-        t[0x6] |= 0x04;
-        t[0xA] |= 0x20;
-        t[0xC] |= 0x08;
-        t[0xD] |= 0x10;
-        t
-    };
-    static STOP_HIGH_RUN: [u8; 16] = [
-        0x01, 0x02, 0x04, 0x08, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    ];
-    static STOP_HIGH_FAST: [u8; 16] = [
-        0x21, 0x02, 0x04, 0x08, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    ];
+    use super::{STOP_HIGH_FAST, STOP_HIGH_RUN, STOP_LOW, TEXT_WINDOW as W, TextRun};
 
     /// Bit `j` set where byte `j` of `v` is an ASCII byte with a bit in
     /// common between `low` and `high` (see [`STOP_LOW`]).
@@ -473,8 +501,9 @@ mod tests {
 
     /// Each piece at every offset across two windows, between fillers
     /// plain and multi-byte, with the room limit about it.
-    /// Says so when the AVX2 kernels cannot run here (the tests then
-    /// compare the reference with itself).
+    /// Says so when the AVX2 kernels, or on aarch64 the NEON ones,
+    /// cannot run here (the tests then compare the reference with
+    /// itself).
     fn report_tier(test: &str) {
         #[cfg(target_arch = "x86_64")]
         let ran = crate::simd::avx2_popcnt_available();
@@ -482,6 +511,9 @@ mod tests {
         let ran = false;
         if !ran {
             crate::simd::skipped_tier("avx2", test);
+        }
+        if !cfg!(target_arch = "aarch64") {
+            crate::simd::skipped_tier("neon", test);
         }
     }
 
@@ -502,7 +534,7 @@ mod tests {
                             s.extend_from_slice(fill);
                         }
                         let ends: Vec<usize> = (pos.saturating_sub(2)..pos + 5)
-                            .chain([31, 32, 33, 64])
+                            .chain([15, 16, 17, 31, 32, 33, 64])
                             .collect();
                         check(&s, &ends);
                     }

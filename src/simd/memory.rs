@@ -3,12 +3,13 @@
 //! the only raw memory accesses of the kernels, as `encoding_rs`'s
 //! `simd_funcs.rs` keeps its own.
 
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
 /// Whether `width` bytes from `at` are in a buffer of `len` bytes.
 #[inline(always)]
-fn fits(len: usize, at: usize, width: usize) -> bool {
+pub(super) fn fits(len: usize, at: usize, width: usize) -> bool {
     at <= len && len - at >= width
 }
 
@@ -17,6 +18,7 @@ fn fits(len: usize, at: usize, width: usize) -> bool {
 /// # Safety
 ///
 /// `at + 16 <= s.len()`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn load128(s: &[u8], at: usize) -> __m128i {
     debug_assert!(fits(s.len(), at, 16));
@@ -30,6 +32,7 @@ pub(crate) unsafe fn load128(s: &[u8], at: usize) -> __m128i {
 /// # Safety
 ///
 /// `at + 16 <= d.len()`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store128(d: &mut [u8], at: usize, v: __m128i) {
     debug_assert!(fits(d.len(), at, 16));
@@ -42,6 +45,7 @@ pub(crate) unsafe fn store128(d: &mut [u8], at: usize, v: __m128i) {
 /// # Safety
 ///
 /// `at + 8 <= d.len()`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store64(d: &mut [u8], at: usize, v: __m128i) {
     debug_assert!(fits(d.len(), at, 8));
@@ -50,6 +54,7 @@ pub(crate) unsafe fn store64(d: &mut [u8], at: usize, v: __m128i) {
 }
 
 /// The first 8 bytes of `t` in the low half.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn load64(t: &[u8; 8]) -> __m128i {
     // SAFETY: the 8 bytes read are `t`'s.
@@ -61,6 +66,7 @@ pub(crate) fn load64(t: &[u8; 8]) -> __m128i {
 /// # Safety
 ///
 /// `at + 32 <= s.len()`; the CPU must support AVX.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn load256(s: &[u8], at: usize) -> __m256i {
     debug_assert!(fits(s.len(), at, 32));
@@ -73,6 +79,7 @@ pub(crate) unsafe fn load256(s: &[u8], at: usize) -> __m256i {
 /// # Safety
 ///
 /// `at + 32 <= d.len()`; the CPU must support AVX.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store256(d: &mut [u8], at: usize, v: __m256i) {
     debug_assert!(fits(d.len(), at, 32));
@@ -85,6 +92,7 @@ pub(crate) unsafe fn store256(d: &mut [u8], at: usize, v: __m256i) {
 /// # Safety
 ///
 /// `at + 64 <= s.len()`; the CPU must support AVX-512 F.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn load512(s: &[u8], at: usize) -> __m512i {
     debug_assert!(fits(s.len(), at, 64));
@@ -98,6 +106,7 @@ pub(crate) unsafe fn load512(s: &[u8], at: usize) -> __m512i {
 /// # Safety
 ///
 /// `at + 64 <= d.len()`; the CPU must support AVX-512 F.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store512(d: &mut [u8], at: usize, v: __m512i) {
     debug_assert!(fits(d.len(), at, 64));
@@ -112,6 +121,7 @@ pub(crate) unsafe fn store512(d: &mut [u8], at: usize, v: __m512i) {
 /// # Safety
 ///
 /// `at + 64 <= out.capacity()`; the CPU must support AVX-512 F.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store512_spare(out: &mut Vec<u8>, at: usize, v: __m512i) {
     debug_assert!(fits(out.capacity(), at, 64));
@@ -140,6 +150,7 @@ pub(crate) unsafe fn store32_spare(out: &mut Vec<u8>, at: usize, v: u32) {
 /// # Safety
 ///
 /// `at + 16 <= out.capacity()`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store128_spare(out: &mut Vec<u8>, at: usize, v: __m128i) {
     debug_assert!(fits(out.capacity(), at, 16));
@@ -154,6 +165,7 @@ pub(crate) unsafe fn store128_spare(out: &mut Vec<u8>, at: usize, v: __m128i) {
 /// # Safety
 ///
 /// `at + 32 <= out.capacity()`; the CPU must support AVX.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn store256_spare(out: &mut Vec<u8>, at: usize, v: __m256i) {
     debug_assert!(fits(out.capacity(), at, 32));

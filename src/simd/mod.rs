@@ -2,7 +2,8 @@
 //! feature checks (asked once), the byte-vector operations they are
 //! written with ([`Vector`], one implementation per width, as memchr's
 //! `Vector`), and Keiser and Lemire's UTF-8 check over them
-//! ([`utf8_check`]).
+//! ([`utf8_check`]). On aarch64, NEON (part of the architecture, so never
+//! asked for) has its vector and memory helpers in [`neon`].
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
@@ -16,14 +17,16 @@
 #[cfg(target_arch = "x86_64")]
 use std::sync::atomic::{AtomicU8, Ordering};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod memory;
-#[cfg(target_arch = "x86_64")]
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod utf8_check;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod vector;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use vector::Vector;
 
 /// Whether the CPU has what the AVX-512 kernels of the decoder and the

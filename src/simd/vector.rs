@@ -1,12 +1,14 @@
 //! The byte-vector operations the kernels share, one implementation per
 //! vector width.
 
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
 
 /// A vector of bytes. Every method is `unsafe` only for the CPU features
 /// it needs: the width's (AVX2 for `__m256i`; AVX-512 F and BW for
-/// `__m512i`), which the calling kernel enables.
+/// `__m512i`), which the calling kernel enables; none for NEON's
+/// `uint8x16_t` (in `simd::neon`), which aarch64 always has.
 pub(crate) trait Vector: Copy {
     /// `b` in every byte.
     unsafe fn splat(b: u8) -> Self;
@@ -28,6 +30,7 @@ pub(crate) trait Vector: Copy {
 // Each method is one or two register operations whose only requirement
 // is the CPU feature the trait's contract leaves to the caller: one
 // safety argument for the whole block.
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::multiple_unsafe_ops_per_block)]
 impl Vector for __m256i {
     #[inline(always)]
@@ -81,6 +84,7 @@ impl Vector for __m256i {
 }
 
 // As for `__m256i`.
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::multiple_unsafe_ops_per_block)]
 impl Vector for __m512i {
     #[inline(always)]

@@ -8,7 +8,8 @@
 //!   Lemire's lookups, one output byte per character compressed with
 //!   `vpcompressb`), then sixteen at a time with SSSE3, each detected at
 //!   run time; elsewhere it falls back to [`copy_ascii_run`].
-//!   `PHPXML_NO_AVX512` keeps it to SSSE3.
+//!   `PHPXML_NO_AVX512` keeps it to SSSE3. On aarch64, NEON, sixteen
+//!   bytes at a time, as the SSSE3 kernel.
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
@@ -21,6 +22,31 @@
 
 /// Bytes handled per step.
 pub(super) const STEP: usize = 16;
+
+/// For every 8-bit mask of bytes to drop, the shuffle that gathers the
+/// kept bytes of an 8-byte lane to its front (0x80 fills the rest with
+/// zeros).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+static COMPRESS: [[u8; 8]; 256] = compress_table();
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+const fn compress_table() -> [[u8; 8]; 256] {
+    let mut table = [[0x80u8; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut kept = 0;
+        let mut j = 0;
+        while j < 8 {
+            if mask & (1 << j) == 0 {
+                table[mask][kept] = j as u8;
+                kept += 1;
+            }
+            j += 1;
+        }
+        mask += 1;
+    }
+    table
+}
 
 const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
@@ -90,8 +116,15 @@ pub(super) fn utf8_run<const MAX: u32>(src: &[u8], dst: &mut [u8]) -> (usize, us
             return unsafe { x86::utf8_run_ssse3(src, dst, MAX == 0xFF) };
         }
     }
-    let n = copy_ascii_run(src, dst);
-    (n, n)
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: NEON is part of aarch64.
+    let run = unsafe { neon::utf8_run_neon(src, dst, MAX == 0xFF) };
+    #[cfg(not(target_arch = "aarch64"))]
+    let run = {
+        let n = copy_ascii_run(src, dst);
+        (n, n)
+    };
+    run
 }
 
 /// Converts ISO-8859-1 bytes at the start of `src` to UTF-8 in `dst` (PHP's
@@ -129,6 +162,8 @@ pub(super) fn latin1_run(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     (0, 0)
 }
 
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

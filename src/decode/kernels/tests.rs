@@ -33,10 +33,10 @@ type Kernel = fn(&[u8], &mut [u8]) -> (usize, usize);
 
 /// The kernels of `utf8_run` this CPU can run, for a target holding
 /// `0..=MAX`, each with how close to the end it takes well-formed
-/// text: `utf8_run` itself, and on x86-64 each vector kernel alone.
+/// text: `utf8_run` itself, and each vector kernel alone (x86-64's,
+/// or aarch64's NEON one).
 fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
-    let whole = ssse3().then_some(STEP);
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    let whole = (ssse3() || cfg!(target_arch = "aarch64")).then_some(STEP);
     let mut all: Vec<(&'static str, Kernel, Option<usize>)> =
         vec![("utf8_run", utf8_run::<MAX>, whole)];
     #[cfg(target_arch = "x86_64")]
@@ -74,6 +74,17 @@ fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
         crate::simd::skipped_tier("ssse3", "utf8_run's kernels");
         crate::simd::skipped_tier("avx512", "utf8_run's kernels");
     }
+    #[cfg(target_arch = "aarch64")]
+    all.push((
+        "neon",
+        |src, dst| {
+            // SAFETY: NEON is part of aarch64.
+            unsafe { neon::utf8_run_neon(src, dst, MAX == 0xFF) }
+        },
+        whole,
+    ));
+    #[cfg(not(target_arch = "aarch64"))]
+    crate::simd::skipped_tier("neon", "utf8_run's kernels");
     all
 }
 

@@ -9,30 +9,7 @@ use crate::simd::memory::{
 };
 use crate::simd::utf8_check::{UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH};
 
-use super::STEP;
-
-/// For every 8-bit mask of bytes to drop, the shuffle that gathers the
-/// kept bytes of an 8-byte lane to its front (0x80 fills the rest with
-/// zeros).
-static COMPRESS: [[u8; 8]; 256] = compress_table();
-
-const fn compress_table() -> [[u8; 8]; 256] {
-    let mut table = [[0x80u8; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut kept = 0;
-        let mut j = 0;
-        while j < 8 {
-            if mask & (1 << j) == 0 {
-                table[mask][kept] = j as u8;
-                kept += 1;
-            }
-            j += 1;
-        }
-        mask += 1;
-    }
-    table
-}
+use super::{COMPRESS, STEP};
 
 /// Bit `j` set for each byte `j` of `v` whose high bit is set.
 #[inline]
