@@ -14,7 +14,8 @@
 //!   its neighbours, then interleaved and compressed). It stops at
 //!   malformed UTF-8 and near the end of the input, where the caller's
 //!   scalar code takes over. `PHPXML_NO_AVX512` in the environment (read
-//!   once) keeps it to AVX2, for testing that path.
+//!   once) keeps it to AVX2, for testing that path. On aarch64 the AVX2
+//!   loop with NEON over 16-byte windows (`neon`).
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
@@ -26,8 +27,11 @@
 )]
 
 /// What [`json_escape_run`] needs to know of the `json_encode()` flags.
-// (Only the x86-64 kernels read the fields.)
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+// (Only the vector kernels read the fields.)
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JsonKernel {
     /// Nibble lookups for the ASCII bytes to escape: a byte `b < 0x80`
@@ -58,18 +62,36 @@ impl JsonKernel {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl JsonKernel {
+    /// The escape of `"` under these flags, as [`JSON_ESCAPES`] words
+    /// are: `\u0022` with `JSON_HEX_QUOT`, `\"` otherwise.
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    #[inline(always)]
+    fn quote_escape(&self) -> u64 {
+        if self.hex_quot {
+            JSON_QUOT_HEX
+        } else {
+            JSON_ESCAPES[usize::from(b'"')]
+        }
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 #[cfg(target_arch = "x86_64")]
 mod x86_256;
 #[cfg(target_arch = "x86_64")]
 mod x86_512;
 
+#[cfg(target_arch = "aarch64")]
+use tables::escape_at;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use tables::{JSON_ESCAPES, JSON_QUOT_HEX};
 #[cfg(target_arch = "x86_64")]
-use tables::{
-    JSON_ESCAPES, JSON_LETTERS, JSON_LETTERS_HEX_QUOT, JSON_QUOT_HEX, json_decode_word,
-    json_unit_word,
-};
+use tables::{JSON_LETTERS, JSON_LETTERS_HEX_QUOT, json_decode_word, json_unit_word};
 
 /// Window of [`json_escape_run`].
 #[cfg(target_arch = "x86_64")]
@@ -83,7 +105,8 @@ const JSON_WINDOW: usize = 32;
 /// written to `out`; nothing else has. `i` must be at the start of a
 /// character.
 ///
-/// Uses AVX2 when the CPU has it; without, it returns `i` at once.
+/// Uses AVX2 when the CPU has it, NEON on aarch64 (where it stops when
+/// fewer than 32 bytes are left); without, it returns `i` at once.
 #[inline]
 pub(crate) fn json_escape_run(
     src: &[u8],
@@ -110,6 +133,18 @@ pub(crate) fn json_escape_run(
             }
         }
     }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if src.len().saturating_sub(i) >= 2 * crate::simd::neon::WIDTH {
+            return if kernel.raw_unicode {
+                // SAFETY: NEON is part of aarch64.
+                unsafe { neon::json_escape_neon::<true>(src, i, out, kernel) }
+            } else {
+                // SAFETY: as above.
+                unsafe { neon::json_escape_neon::<false>(src, i, out, kernel) }
+            };
+        }
+    }
     let _ = (src, out, kernel);
     i
 }
@@ -120,7 +155,7 @@ mod tests {
 
     /// The vector tiers take plain ASCII whole windows at a time; the
     /// test says which tiers this CPU runs (with `PHPXML_NO_AVX512`, the
-    /// AVX2 one) and fails where one required by `PHPXML_REQUIRE_TIERS`
+    /// AVX2 one; NEON on aarch64) and fails where one required by `PHPXML_REQUIRE_TIERS`
     /// cannot.
     #[test]
     fn json_escape_run_takes_plain_text_with_the_tiers_available() {
@@ -142,11 +177,17 @@ mod tests {
         );
         #[cfg(not(target_arch = "x86_64"))]
         let (avx2, avx512) = (false, false);
+        let neon = cfg!(target_arch = "aarch64");
         if avx2 || avx512 {
             // The kernels stop when fewer than two windows are left.
             assert!(at >= src.len() - 64, "stopped at {at}");
+        } else if neon {
+            assert!(at >= src.len() - 32, "stopped at {at}");
         } else {
             assert_eq!(at, 0);
+        }
+        if !neon {
+            crate::simd::skipped_tier("neon", "json_escape_run");
         }
         if !avx512 {
             crate::simd::skipped_tier("avx512", "json_escape_run");

@@ -9,9 +9,12 @@ pub(super) static JSON_ESCAPES: [u64; 128] = json_escapes();
 
 /// For each ASCII byte with a two-byte escape, its second byte; 0 for the
 /// others (and for `"` with `JSON_HEX_QUOT`, in the second table).
+#[cfg(target_arch = "x86_64")]
 pub(super) static JSON_LETTERS: [u8; 128] = json_letters(false);
+#[cfg(target_arch = "x86_64")]
 pub(super) static JSON_LETTERS_HEX_QUOT: [u8; 128] = json_letters(true);
 
+#[cfg(target_arch = "x86_64")]
 const fn json_letters(hex_quot: bool) -> [u8; 128] {
     let mut t = [0u8; 128];
     t[0x08] = b'b';
@@ -113,5 +116,63 @@ pub(super) fn json_decode_word(w: u32) -> Option<(u32, usize)> {
             ))
         }
         _ => None,
+    }
+}
+
+/// Writes the escape of what starts at `src[p]` at byte `len` of
+/// `out`'s buffer, as `php_json_escape_string()` writes it: an ASCII
+/// byte's escape (`quot` for `"`), a character copied (`RAW`, but for
+/// U+2028 and U+2029 unless `kernel.raw_terminators`) or written as
+/// `\uXXXX` (two for a character above U+FFFF). Returns the bytes
+/// written and read, or `None` at malformed UTF-8. (The AVX2 loop does
+/// the same inline.)
+///
+/// # Safety
+///
+/// `p + 4 <= src.len()`; `len + 14 <= out.capacity()`.
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+pub(super) unsafe fn escape_at<const RAW: bool>(
+    src: &[u8],
+    p: usize,
+    out: &mut Vec<u8>,
+    len: usize,
+    kernel: &super::JsonKernel,
+    quot: u64,
+) -> Option<(usize, usize)> {
+    use crate::simd::memory::{byte, read32, store32_spare, store64_spare};
+    // SAFETY: `p < src.len()` (the caller's).
+    let b = unsafe { byte(src, p) };
+    if b < 0x80 {
+        let word = if b == b'"' {
+            quot
+        } else {
+            JSON_ESCAPES[usize::from(b)]
+        };
+        // SAFETY: `len + 8 <= out.capacity()` (the caller's).
+        unsafe { store64_spare(out, len, word) };
+        return Some(((word >> 56) as usize, 1));
+    }
+    // SAFETY: `p + 4 <= src.len()` (the caller's).
+    let w = unsafe { read32(src, p) };
+    let (cp, width) = json_decode_word(w)?;
+    let raw = RAW && (kernel.raw_terminators || cp & !1 != 0x2028);
+    // Each store below is within `len + 14 <= out.capacity()` (the
+    // caller's).
+    if raw {
+        // SAFETY: as above.
+        unsafe { store32_spare(out, len, w) };
+        Some((width, width))
+    } else if cp < 0x1_0000 {
+        // SAFETY: as above.
+        unsafe { store64_spare(out, len, json_unit_word(cp)) };
+        Some((6, width))
+    } else {
+        let v = cp - 0x1_0000;
+        // SAFETY: as above.
+        unsafe { store64_spare(out, len, json_unit_word(0xD800 | v >> 10)) };
+        // SAFETY: as above.
+        unsafe { store64_spare(out, len + 6, json_unit_word(0xDC00 | (v & 0x3FF))) };
+        Some((12, width))
     }
 }
