@@ -1,30 +1,43 @@
 #!/usr/bin/env bash
-# aarch64 instruction counts (millions, whole process) of the `phpxml`
+# aarch64 instruction counts (thousands, whole process) of the `phpxml`
 # command under qemu-aarch64, scalar build against NEON build, where no ARM
 # machine is at hand: qemu runs one guest instruction per translation block
 # (`-singlestep`) and logs each block it runs (`-d nochain,exec`), so the
 # log's lines count the instructions executed. Counts, not times: what an
 # ARM core makes of them (NEON throughput, table lookups) is not measured.
 #
-#   benches/qemu_insns.sh SCALAR_BIN NEON_BIN [INPUTS]
+#   benches/qemu_insns.sh SCALAR_BIN NEON_BIN [INPUTS] [KIB]
 #
 # SCALAR_BIN: `phpxml` for aarch64 built without the NEON tiers (e.g. at the
 # commit before them); NEON_BIN: built with them, e.g.
 #   cargo build --release --target aarch64-unknown-linux-gnu -p phpxml-cli
 # (CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc).
 # INPUTS: the parse benchmark's documents (default /tmp/parse-inputs; the
-# 4 MiB ones, written by `PHPXML_WRITE_INPUTS=DIR` of benches/parse.rs).
+# 4 MiB ones, written by `PHPXML_WRITE_INPUTS=DIR` of benches/parse.rs),
+# cut to their first KIB KiB (default 256: every guest instruction is a
+# log line, about 1 s a million).
 set -euo pipefail
 scalar=$1
 neon=$2
 inputs=${3:-/tmp/parse-inputs}
-count() { # instructions of one command, in millions
+kib=${4:-256}
+cut=$(mktemp -d)
+trap 'rm -rf "$cut"' EXIT
+count() { # instructions of one command, in thousands
     qemu-aarch64 -L /usr/aarch64-linux-gnu -singlestep -d nochain,exec -D /dev/stderr "$@" \
-        2>&1 >/dev/null | grep -c '^Trace' | awk '{ printf "%.1f", $1 / 1e6 }'
+        2>&1 >/dev/null | grep -c '^Trace' | awk '{ printf "%d", $1 / 1e3 }'
 }
 printf 'document\tcommand\tscalar\tneon\n'
+# The empty document: what starting the process costs.
+: >"$cut/empty.xml"
+for cmd in "decode --to ISO-8859-1" "struct --quiet"; do
+    # shellcheck disable=SC2086 # the command's words
+    printf 'empty\t%s\t%s\t%s\n' "$cmd" \
+        "$(count "$scalar" $cmd "$cut/empty.xml")" "$(count "$neon" $cmd "$cut/empty.xml")"
+done
 for doc in feed-ascii feed-french feed-cyrillic config; do
-    file="$inputs/$doc-4MiB.xml"
+    file="$cut/$doc.xml"
+    head -c $((kib * 1024)) "$inputs/$doc-4MiB.xml" >"$file"
     for cmd in "decode --to ISO-8859-1" "struct --quiet" "struct --format json"; do
         # shellcheck disable=SC2086 # the command's words
         printf '%s\t%s\t%s\t%s\n' "$doc" "$cmd" \

@@ -243,6 +243,50 @@ fn take_window(run: &mut TextRun, i: usize, newlines: u32, cont: u32, taken: u32
     }
 }
 
+/// The window of `W` bytes at `i`, whose problems `flags` marks (bit
+/// `j`: stop before the character starting at or running through byte
+/// `j`), taken up to the start of the character with the first problem
+/// (a crossing character's continuation bytes are past the window) and
+/// counted into `run`; returns the bytes taken.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn take_to_problem<const W: usize>(
+    run: &mut TextRun,
+    s: &[u8],
+    i: usize,
+    flags: u64,
+    newlines: u32,
+    cont: u32,
+) -> usize {
+    let first = flags.trailing_zeros().min(W as u32);
+    let lanes = u64::MAX >> (64 - W);
+    let starts = (!u64::from(cont) & lanes) | (u64::from(s[i + W] & 0xC0 != 0x80) << W);
+    let before = starts & ((2u64 << first) - 1);
+    let b = if before == 0 { 0 } else { before.ilog2() };
+    // (`b` is at most 32: the cast keeps every bit.)
+    #[allow(clippy::cast_possible_truncation)]
+    let taken = ((1u64 << b) - 1) as u32;
+    take_window(run, i, newlines, cont, taken);
+    b as usize
+}
+
+/// Back from `i` to the start of the character that a window taken whole
+/// ended in (when `i` may not be a start: not after an ASCII window, nor
+/// where a window stopped past its first byte): its continuation bytes
+/// before `i` were counted, and are again. Returns the start.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn back_to_character_start(run: &mut TextRun, s: &[u8], i: usize, start: usize) -> usize {
+    let mut back = 0;
+    while i - back > start && s[i - back] & 0xC0 == 0x80 {
+        back += 1;
+    }
+    if back > 0 {
+        run.extra -= back - 1;
+    }
+    i - back
+}
+
 #[cfg(target_arch = "aarch64")]
 mod neon;
 
@@ -381,30 +425,11 @@ mod x86_text {
                     head = !utf8 || high_bits == 0;
                     continue;
                 }
-                // Up to the start of the character with the first problem
-                // (a crossing character's continuation bytes are past 31).
-                let first = flags.trailing_zeros().min(32);
-                let starts = u64::from(!cont) | (u64::from(s[i + W] & 0xC0 != 0x80) << 32);
-                let before = starts & ((2u64 << first) - 1);
-                let b = if before == 0 { 0 } else { before.ilog2() };
-                let taken = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
-                super::take_window(&mut run, i, newlines, cont, taken);
-                i += b as usize;
+                i += super::take_to_problem::<W>(&mut run, s, i, flags, newlines, cont);
                 break;
             }
-            // Back to the start of the character that a window taken whole
-            // ended in (`head`: `i` is a start, as after an ASCII window or
-            // where a window stopped past its first byte): its continuation
-            // bytes before `i` were counted, and are again.
             if !head {
-                let mut back = 0;
-                while i - back > start && s[i - back] & 0xC0 == 0x80 {
-                    back += 1;
-                }
-                if back > 0 {
-                    i -= back;
-                    run.extra -= back - 1;
-                }
+                i = super::back_to_character_start(&mut run, s, i, start);
             }
         }
         run.at = i;

@@ -48,6 +48,40 @@ const fn compress_table() -> [[u8; 8]; 256] {
     table
 }
 
+/// How much of a 16-byte block the SSSE3 and NEON kernels of
+/// [`utf8_run`] take when it holds more than ASCII and two-byte
+/// characters, from its lane masks (bit `j` for lane `j`): its non-ASCII
+/// bytes, continuation bytes, two-, three- and four-byte leads, and leads
+/// whose second byte is out of range (overlong, surrogate, above
+/// U+10FFFF). Returns the lanes to take, up to the first bad lane or a
+/// character cut by the block's end, and whether a bad lane ends them.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn block_take(
+    high: u32,
+    cont: u32,
+    [lead2, lead3, lead4]: [u32; 3],
+    out_of_range: u32,
+) -> (usize, bool) {
+    let ok2 = lead2 & (cont >> 1);
+    let ok3 = lead3 & (cont >> 1) & (cont >> 2) & !out_of_range;
+    let ok4 = lead4 & (cont >> 1) & (cont >> 2) & (cont >> 3) & !out_of_range;
+    let near_end = (lead2 & 0x8000) | (lead3 & 0xC000) | (lead4 & 0xE000);
+    let cut = if near_end == 0 {
+        STEP
+    } else {
+        near_end.trailing_zeros() as usize
+    };
+    let claimed = (ok2 << 1) | (ok3 << 1) | (ok3 << 2) | (ok4 << 1) | (ok4 << 2) | (ok4 << 3);
+    let before_cut = (1u32 << cut) - 1;
+    let bad = high & !(ok2 | ok3 | ok4 | (cont & claimed)) & before_cut;
+    if bad == 0 {
+        (cut, false)
+    } else {
+        (bad.trailing_zeros() as usize, true)
+    }
+}
+
 const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
 /// Copies the run of ASCII bytes at the start of `src` into `dst`, sixteen

@@ -88,7 +88,7 @@ pub(super) fn utf8_run_neon(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize,
             }
             continue;
         }
-        let (lead, bad, cut) = {
+        let (lead, bad, take) = {
             let lead3 = within(v, 0xE0, 0xEF);
             let lead4 = within(v, 0xF0, 0xF4);
             let (lead3_m, lead4_m) = (mask(lead3), mask(lead4));
@@ -107,31 +107,16 @@ pub(super) fn utf8_run_neon(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize,
                     vandq_u8(is(0xF4), vcgtq_u8(next, splat(0x8F))),
                 ),
             ));
-            let ok3 = lead3_m & (cont >> 1) & (cont >> 2) & !out_of_range;
-            let ok4 = lead4_m & (cont >> 1) & (cont >> 2) & (cont >> 3) & !out_of_range;
-            let near_end = (lead2_m & 0x8000) | (lead3_m & 0xC000) | (lead4_m & 0xE000);
-            let cut = if near_end == 0 {
-                STEP
-            } else {
-                near_end.trailing_zeros() as usize
-            };
-            let claimed =
-                (ok2 << 1) | (ok3 << 1) | (ok3 << 2) | (ok4 << 1) | (ok4 << 2) | (ok4 << 3);
-            let before_cut = (1u32 << cut) - 1;
-            let bad = high & !(ok2 | ok3 | ok4 | (cont & claimed)) & before_cut;
-            (vorrq_u8(lead2, vorrq_u8(lead3, lead4)), bad, cut)
-        };
-        let take = if bad == 0 {
-            cut
-        } else {
-            bad.trailing_zeros() as usize
+            let (take, bad) =
+                super::block_take(high, cont, [lead2_m, lead3_m, lead4_m], out_of_range);
+            (vorrq_u8(lead2, vorrq_u8(lead3, lead4)), bad, take)
         };
         if take == 0 {
             break;
         }
         emit!(v, next, lead, cont, take);
         // Stop at a bad lane; a cut character just starts the next block.
-        if bad != 0 {
+        if bad {
             break;
         }
     }

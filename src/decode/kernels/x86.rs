@@ -118,7 +118,7 @@ pub(super) unsafe fn utf8_run_ssse3(src: &[u8], dst: &mut [u8], latin1: bool) ->
             }
             continue;
         }
-        let (lead, bad, cut) = {
+        let (lead, bad, take) = {
             let lead3 = _mm_and_si128(_mm_cmpgt_epi8(v, above_df), _mm_cmplt_epi8(v, below_f0));
             let lead4 = _mm_and_si128(_mm_cmpgt_epi8(v, above_ef), _mm_cmplt_epi8(v, below_f5));
             let (lead3_m, lead4_m) = (mask_of(lead3), mask_of(lead4));
@@ -136,24 +136,9 @@ pub(super) unsafe fn utf8_run_ssse3(src: &[u8], dst: &mut [u8], latin1: bool) ->
                     _mm_and_si128(_mm_cmpeq_epi8(v, f4), _mm_cmpgt_epi8(next, above_8f)),
                 ),
             ));
-            let ok3 = lead3_m & (cont >> 1) & (cont >> 2) & !out_of_range;
-            let ok4 = lead4_m & (cont >> 1) & (cont >> 2) & (cont >> 3) & !out_of_range;
-            let near_end = (lead2_m & 0x8000) | (lead3_m & 0xC000) | (lead4_m & 0xE000);
-            let cut = if near_end == 0 {
-                STEP
-            } else {
-                near_end.trailing_zeros() as usize
-            };
-            let claimed =
-                (ok2 << 1) | (ok3 << 1) | (ok3 << 2) | (ok4 << 1) | (ok4 << 2) | (ok4 << 3);
-            let before_cut = (1u32 << cut) - 1;
-            let bad = high & !(ok2 | ok3 | ok4 | (cont & claimed)) & before_cut;
-            (_mm_or_si128(lead2, _mm_or_si128(lead3, lead4)), bad, cut)
-        };
-        let take = if bad == 0 {
-            cut
-        } else {
-            bad.trailing_zeros() as usize
+            let (take, bad) =
+                super::block_take(high, cont, [lead2_m, lead3_m, lead4_m], out_of_range);
+            (_mm_or_si128(lead2, _mm_or_si128(lead3, lead4)), bad, take)
         };
         if take == 0 {
             break;
@@ -163,7 +148,7 @@ pub(super) unsafe fn utf8_run_ssse3(src: &[u8], dst: &mut [u8], latin1: bool) ->
         // (Here the width is computed, not branched on: in text of
         // three- and four-byte characters it is too irregular to
         // predict.)
-        if bad != 0 {
+        if bad {
             break;
         }
     }

@@ -118,28 +118,11 @@ pub(super) fn text_run_neon(s: &[u8], mut run: TextRun, end: usize, utf8: bool) 
             head = !utf8 || !non_ascii;
             continue;
         }
-        // Up to the start of the character with the first problem (a
-        // crossing character's continuation bytes are past 15).
-        let first = flags.trailing_zeros().min(W as u32);
-        let starts = u64::from(!cont & 0xFFFF) | (u64::from(s[i + W] & 0xC0 != 0x80) << W);
-        let before = starts & ((2u64 << first) - 1);
-        let b = if before == 0 { 0 } else { before.ilog2() };
-        let taken = (1u32 << b) - 1;
-        super::take_window(&mut run, i, newlines, cont, taken);
-        i += b as usize;
+        i += super::take_to_problem::<W>(&mut run, s, i, flags, newlines, cont);
         break;
     }
-    // Back to the start of the character that a window taken whole
-    // ended in (see the AVX2 kernel).
     if !head {
-        let mut back = 0;
-        while i - back > start && s[i - back] & 0xC0 == 0x80 {
-            back += 1;
-        }
-        if back > 0 {
-            i -= back;
-            run.extra -= back - 1;
-        }
+        i = super::back_to_character_start(&mut run, s, i, start);
     }
     run.at = i;
     run
