@@ -103,6 +103,6 @@ pub(crate) fn skipped_tier(tier: &str, test: &str) {
     // seen even when the test passes.
     let _ = writeln!(
         std::io::stderr(),
-        "SKIPPED {test}: the {tier} kernel is not available here (CPU or PHPXML_NO_AVX512)"
+        "SKIPPED {test}: the {tier} kernel is not available here (architecture, CPU or PHPXML_NO_AVX512)"
     );
 }
