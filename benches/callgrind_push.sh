@@ -21,12 +21,9 @@ cargo bench -q --bench parse --no-run 2>/dev/null
 bench=$(ls -t target/release/deps/parse-* | grep -v '\.d$' | head -1)
 [ -f "$inputs/config-4MiB.xml" ] || PHPXML_WRITE_INPUTS="$inputs" "$bench" >/dev/null
 
+. benches/common/instructions.sh
 count() { # total instructions of one variant on one file
-    local log
-    log=$(mktemp)
-    PHPXML_PROFILE="$1 $2" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bench" >/dev/null 2>"$log"
-    awk '/Collected/ { print $NF }' "$log"
-    rm -f "$log"
+    PHPXML_PROFILE="$1 $2" instructions "$bench"
 }
 
 {

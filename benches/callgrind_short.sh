@@ -11,12 +11,9 @@ command -v valgrind >/dev/null || { echo "callgrind_short.sh: valgrind is not in
 cargo bench -q --bench decode --no-run 2>/dev/null
 bench=$(ls -t target/release/deps/decode-* | grep -v '\.d$' | head -1)
 
+. benches/common/instructions.sh
 count() { # total instructions of one run of the driver
-    local log
-    log=$(mktemp)
-    PHPXML_CALLS="$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bench" >/dev/null 2>"$log"
-    awk '/Collected/ { print $NF }' "$log"
-    rm -f "$log"
+    PHPXML_CALLS="$1" instructions "$bench"
 }
 
 printf '| string | bulk instructions/call | encoding_rs instructions/call | encoding_rs ÷ bulk |\n|---|---:|---:|---:|\n'
