@@ -103,6 +103,104 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The lengths of the short-string rows: attribute values and short texts,
+/// what the parser converts most.
+const SHORT_LENGTHS: [usize; 6] = [1, 4, 8, 16, 32, 64];
+
+/// The short strings: the first `len` bytes of the ASCII and the French
+/// text of the corpus (French cut back to a character boundary, so it may
+/// be a byte shorter), named `ascii-LEN` and `french-LEN`.
+fn short_strings() -> Vec<(String, Vec<u8>)> {
+    let corpus = inputs::corpus(4096);
+    let text = |name: &str| {
+        corpus
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.clone())
+            .expect("the corpus has the text")
+    };
+    let (ascii, french) = (text("ascii"), text("french"));
+    let mut all = Vec::new();
+    for len in SHORT_LENGTHS {
+        all.push((format!("ascii-{len}"), ascii[..len].to_vec()));
+        let mut end = len;
+        while french[end] & 0xC0 == 0x80 {
+            end -= 1;
+        }
+        all.push((format!("french-{len}"), french[..end].to_vec()));
+    }
+    all
+}
+
+/// Short strings, one call per string: the bulk conversion into a reused
+/// buffer beside `encoding_rs` into a reused slice (the same work: a
+/// caller's buffer, the string's converted bytes).
+fn bench_short(c: &mut Criterion) {
+    let target = TargetEncoding::Iso8859_1;
+    for (name, input) in short_strings() {
+        let mut group = c.benchmark_group(format!("decode/short/{name}"));
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        let mut expected = Vec::new();
+        xml_utf8_decode_reference_into(&input, target, &mut expected);
+        let mut out = Vec::with_capacity(64);
+        xml_utf8_decode_into(&input, target, &mut out);
+        assert_eq!(out, expected, "bulk on {name}");
+        let mut dst = [0u8; 64];
+        let n = encoding_rs::mem::convert_utf8_to_latin1_lossy(&input, &mut dst);
+        assert_eq!(dst[..n], expected[..], "encoding_rs on {name}");
+        group.bench_with_input(BenchmarkId::from_parameter("bulk"), &input, |b, i| {
+            b.iter(|| {
+                out.clear();
+                xml_utf8_decode_into(black_box(i), target, &mut out);
+                black_box(out.len())
+            });
+        });
+        group.bench_with_input(
+            BenchmarkId::from_parameter("encoding_rs"),
+            &input,
+            |b, i| {
+                b.iter(|| encoding_rs::mem::convert_utf8_to_latin1_lossy(black_box(i), &mut dst));
+            },
+        );
+        group.finish();
+    }
+}
+
+/// `PHPXML_CALLS="VARIANT NAME CALLS"`: converts the short string NAME
+/// (as in [`short_strings`]) CALLS times with VARIANT (`bulk` or
+/// `encoding_rs`) and nothing else, for callgrind: the instructions of a
+/// run with CALLS calls less those of a run with 0, divided by CALLS, are
+/// the cost of one call (`benches/callgrind_short.sh`).
+fn calls(spec: &str) {
+    let mut words = spec.split(' ');
+    let (Some(variant), Some(name), Some(calls)) = (words.next(), words.next(), words.next())
+    else {
+        panic!("PHPXML_CALLS=\"VARIANT NAME CALLS\"");
+    };
+    let calls: usize = calls.parse().expect("CALLS is a number");
+    let (_, input) = short_strings()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .expect("NAME is one of the short strings");
+    let mut out = Vec::with_capacity(64);
+    let mut dst = [0u8; 64];
+    let mut total = 0;
+    for _ in 0..calls {
+        total += match variant {
+            "bulk" => {
+                out.clear();
+                xml_utf8_decode_into(black_box(&input), TargetEncoding::Iso8859_1, &mut out);
+                black_box(&out).len()
+            }
+            "encoding_rs" => {
+                encoding_rs::mem::convert_utf8_to_latin1_lossy(black_box(&input), &mut dst)
+            }
+            _ => panic!("VARIANT is bulk or encoding_rs"),
+        };
+    }
+    println!("{total} {:?}", String::from_utf8_lossy(&input));
+}
+
 /// The inputs of the corpus that ISO-8859-1 holds, as ISO-8859-1: what
 /// `utf8_encode()` converts back.
 fn latin1_corpus(size: usize) -> Vec<(&'static str, Vec<u8>)> {
@@ -240,7 +338,7 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = bench, bench_encode
+    targets = bench, bench_short, bench_encode
 }
 /// The variants of the table, by name, each converting one input into a
 /// reused buffer. `None` where the variant's contract does not hold.
@@ -359,6 +457,10 @@ fn quick() {
 fn main() {
     if let Ok(dir) = std::env::var("PHPXML_WRITE_INPUTS") {
         write_inputs(&dir);
+        return;
+    }
+    if let Ok(spec) = std::env::var("PHPXML_CALLS") {
+        calls(&spec);
         return;
     }
     if std::env::var("PHPXML_QUICK").is_ok_and(|v| v == "encode") {

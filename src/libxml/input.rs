@@ -366,6 +366,16 @@ impl Core {
         }
     }
 
+    /// [`lasts_append_byte`](Self::lasts_append_byte) for a quote just
+    /// appended: a quote never ends the `>` scan, it only moves its state.
+    #[inline(always)]
+    pub(super) fn lasts_append_quote(&mut self, quote: u8) {
+        if self.lookahead.last_lt.is_some() && self.lookahead.gt_after_lt.is_none() {
+            let gt = step_gt_scan(&mut self.lookahead.gt_scan, &[quote]);
+            debug_assert!(gt.is_none());
+        }
+    }
+
     #[inline]
     fn scan_gt_from(&mut self, from: usize) {
         if from >= self.input.buf.len() {

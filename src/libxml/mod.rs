@@ -717,6 +717,14 @@ impl Core {
         match (b, self.lookahead.idle) {
             (b'>', Idle::Markup) => return None,
             (b'<', Idle::Content) if self.input.buf.len() > self.input.cur => return None,
+            // A quote in markup only waits (as `idle_byte_special` finds),
+            // moving the `>` scanner's quote state: config-like tags have
+            // twenty a tag.
+            (b'"' | b'\'', Idle::Markup) if self.input.buf.len() < 10_000_000 => {
+                self.input.buf.push(b);
+                self.lasts_append_quote(b);
+                return Some(self.lookahead.idle_ok);
+            }
             _ => {}
         }
         self.idle_byte_special(b)

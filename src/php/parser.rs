@@ -809,7 +809,8 @@ pub(crate) struct Adapter<'a, H: ?Sized> {
 
 /// `xml_utf8_decode()`, appending to `out`: ASCII (the usual names,
 /// values and text) is the same in every target, so it is copied as it is.
-#[inline]
+/// In line: a call per attribute value cost more than the copy.
+#[inline(always)]
 fn decode_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
     if target == TargetEncoding::Utf8 || src.is_ascii() {
         out.extend_from_slice(src);
