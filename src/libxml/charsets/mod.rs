@@ -2,11 +2,14 @@
 //! (libxml2's `xmlFindCharEncodingHandler` hands iconv every label it does
 //! not decode itself).
 
+mod composing;
+mod composing_tables;
 mod multi_byte;
 mod single_byte;
 mod stateful;
 mod wide;
 
+pub(crate) use composing::{Composing, ComposingDecoder};
 pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByteTable};
 pub(crate) use stateful::{Iso2022JpDecoder, is_iso_2022_jp};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
