@@ -190,10 +190,15 @@ impl Decoder {
                 }
                 i = n;
             }
-            Mode::SingleByte(_) => {
+            Mode::SingleByte(charset) => {
                 let table = self.single_byte.as_deref().expect("set with the mode");
+                let start = out.len();
                 i = table.convert(&data, out);
                 if i < data.len() {
+                    if charset.is_icu() {
+                        // ICU's pivot keeps what the call converted
+                        out.truncate(start);
+                    }
                     return self.reject(&data, i);
                 }
             }
@@ -287,7 +292,9 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
             .or_else(|| MultiByte::for_label(&n).map(Mode::MultiByte))
             .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide))
             .or_else(|| super::charsets::is_iso_2022_jp(&n).then_some(Mode::Iso2022Jp))
-            .or_else(|| Composing::for_label(&n).map(Mode::Composing)),
+            .or_else(|| Composing::for_label(&n).map(Mode::Composing))
+            // iconv does not know the label: ICU's converters
+            .or_else(|| SingleByte::for_icu_label(&n).map(Mode::SingleByte)),
     }
 }
 

@@ -14,7 +14,7 @@ pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByte
 pub(crate) use stateful::{Iso2022JpDecoder, is_iso_2022_jp};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
 
-use single_byte::{LABELS, NONE, code_point};
+use single_byte::{ICU_FIRST, ICU_LABELS, LABELS, NONE, code_point, icu_compare_form};
 
 /// A stateless single-byte charset, by its index in the generated tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +29,22 @@ impl SingleByte {
             .binary_search_by(|(l, _)| l.as_bytes().cmp(&upper))
             .ok()
             .map(|i| SingleByte(LABELS[i].1))
+    }
+
+    /// The converter ICU opens for `label` (`ucnv_open`, which compares
+    /// names by letters and digits only), among its single-byte ones.
+    pub(crate) fn for_icu_label(label: &[u8]) -> Option<Self> {
+        let key = icu_compare_form(label);
+        ICU_LABELS
+            .binary_search_by(|(l, _)| l.as_bytes().cmp(&key))
+            .ok()
+            .map(|i| SingleByte(ICU_LABELS[i].1))
+    }
+
+    /// An ICU converter: `xmlUconvWrapper` gives no output from a call that
+    /// stops at a byte without a mapping.
+    pub(crate) fn is_icu(self) -> bool {
+        self.0 >= ICU_FIRST
     }
 
     /// The charset's name as the tables show it.
@@ -98,7 +114,17 @@ mod tests {
             SingleByte::for_label(b"Koi8-u").map(SingleByte::name),
             Some("KOI8-U")
         );
-        assert_eq!(SingleByte::for_label(b"x-mac-cyrillic-nope"), None);
+        assert_eq!(SingleByte::for_label(b"x-mac-cyrillic"), None);
+        assert_eq!(
+            SingleByte::for_icu_label(b"x-mac-cyrillic").map(SingleByte::name),
+            Some("macos-7_3-10.2")
+        );
+        assert_eq!(
+            SingleByte::for_icu_label(b"LATIN-2").map(SingleByte::name),
+            Some("ibm-912_P100-1995")
+        );
+        assert_eq!(icu_compare_form(b"ISO_8859-05 x01"), b"iso88595x1");
+        assert_eq!(icu_compare_form(b"ibm-1047-s390"), b"ibm1047s390");
     }
 
     #[test]
