@@ -54,26 +54,28 @@ impl SingleByte {
     }
 
     /// Every byte's UTF-8 form, built once per switch (256 entries): the
-    /// conversion is then one lookup and one copy per byte.
+    /// conversion is then one lookup and one store per byte.
     pub(crate) fn utf8_table(self) -> Box<Utf8Table> {
-        let mut seq = [[0u8; 4]; 256];
+        let mut seq = [0u32; 256];
         for (entry, byte) in seq.iter_mut().zip(0..=u8::MAX) {
             let c = code_point(self.0, byte);
             if c != NONE {
                 let ch = char::from_u32(u32::from(c)).unwrap_or(char::REPLACEMENT_CHARACTER);
-                let n = ch.encode_utf8(&mut entry[..3]).len();
-                entry[3] = n as u8;
+                let mut bytes = [0u8; 4];
+                let n = ch.encode_utf8(&mut bytes[..3]).len();
+                bytes[3] = n as u8;
+                *entry = u32::from_le_bytes(bytes);
             }
         }
         Box::new(Utf8Table { seq })
     }
 }
 
-/// A byte's UTF-8 bytes in `[..3]` and their count in `[3]`; count 0 is a
-/// byte iconv rejects (`EILSEQ`).
+/// A byte's UTF-8 bytes in the low three bytes (little-endian) and their
+/// count in the high byte; count 0 is a byte iconv rejects (`EILSEQ`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Utf8Table {
-    seq: [[u8; 4]; 256],
+    seq: [u32; 256],
 }
 
 impl Utf8Table {
@@ -81,15 +83,23 @@ impl Utf8Table {
     /// less than `raw.len()` at the first byte the charset rejects
     /// (`xmlIconvWrapper`'s -2 after a partial conversion).
     pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
-        out.reserve(raw.len());
+        let start = out.len();
+        // every entry is stored whole (four bytes) and the cursor moves by
+        // its count: room for three bytes a byte and one spare
+        out.resize(start + 3 * raw.len() + 1, 0);
+        let dst = &mut out[start..];
+        let mut o = 0;
         for (k, &b) in raw.iter().enumerate() {
-            let e = &self.seq[usize::from(b)];
-            match e[3] {
-                0 => return k,
-                1 => out.push(e[0]),
-                n => out.extend_from_slice(&e[..usize::from(n)]),
+            let e = self.seq[usize::from(b)];
+            let n = (e >> 24) as usize;
+            if n == 0 {
+                out.truncate(start + o);
+                return k;
             }
+            dst[o..o + 4].copy_from_slice(&e.to_le_bytes());
+            o += n;
         }
+        out.truncate(start + o);
         raw.len()
     }
 }
