@@ -3,6 +3,7 @@
 //! not decode itself).
 
 mod composing;
+#[rustfmt::skip] // generated: tools/iconv-composing.py --check compares it byte for byte
 mod composing_tables;
 mod multi_byte;
 mod single_byte;
