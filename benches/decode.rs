@@ -1,6 +1,8 @@
 //! Decoding throughput: the reference decoder per character, the inline
 //! decoder per character, the bulk conversion, and `encoding_rs` where its
-//! contract holds, side by side on every input of the corpus.
+//! contract holds, side by side on every input of the corpus; the parser's
+//! single-byte charset conversion on Cyrillic text (windows-1251, KOI8-R)
+//! beside `encoding_rs`'s decoder of the same charset.
 //!
 //! `cargo bench --bench decode`; `benches/ratios.py` turns the results into
 //! the table of BENCHMARKS.md.
@@ -338,8 +340,52 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = bench, bench_short, bench_encode
+    targets = bench, bench_short, bench_encode, bench_single_byte
 }
+
+/// Cyrillic prose with spaces, punctuation and markup-free line breaks,
+/// about `size` bytes of UTF-8.
+fn cyrillic_text(size: usize) -> String {
+    let line = "Съешь же ещё этих мягких французских булок, да выпей чаю. В чащах юга жил бы цитрус? Да, но фальшивый экземпляр!\n";
+    line.repeat(size / line.len() + 1)
+}
+
+/// Single-byte charset decoding: `phpxml::testing::convert_declared` (the
+/// parser's converter, one push) and `encoding_rs` decoding the same
+/// bytes, in throughput of source bytes.
+fn bench_single_byte(c: &mut Criterion) {
+    let text = cyrillic_text(1 << 20);
+    for (label, charset) in [
+        ("windows-1251", encoding_rs::WINDOWS_1251),
+        ("KOI8-R", encoding_rs::KOI8_R),
+    ] {
+        let (raw, _, lossy) = charset.encode(&text);
+        assert!(!lossy);
+        let mut group = c.benchmark_group(format!("single-byte/{label}/1MiB"));
+        group.throughput(Throughput::Bytes(raw.len() as u64));
+        let mut out = Vec::with_capacity(3 * raw.len());
+        group.bench_function("phpxml", |b| {
+            b.iter(|| {
+                out.clear();
+                let ok = phpxml::testing::convert_declared(label.as_bytes(), &raw, &mut out);
+                assert_eq!(ok, Some(true));
+                black_box(out.len())
+            });
+        });
+        let mut decoder_out = String::with_capacity(3 * raw.len());
+        group.bench_function("encoding_rs", |b| {
+            b.iter(|| {
+                decoder_out.clear();
+                let mut decoder = charset.new_decoder_without_bom_handling();
+                let (result, _, _) = decoder.decode_to_string(&raw, &mut decoder_out, true);
+                assert_eq!(result, encoding_rs::CoderResult::InputEmpty);
+                black_box(decoder_out.len())
+            });
+        });
+        group.finish();
+    }
+}
+
 /// The variants of the table, by name, each converting one input into a
 /// reused buffer. `None` where the variant's contract does not hold.
 type Variant = (&'static str, Box<dyn Fn(&[u8], &mut Vec<u8>)>);

@@ -20,6 +20,12 @@ TOP = os.path.dirname(HERE)
 REF = os.environ.get("PHP_REFERENCE", os.path.join(TOP, "..", "shared", "php-reference"))
 
 ENCODINGS = [None, None, "ISO-8859-1", "US-ASCII", "UTF-8", "utf-8", "iso-8859-1", None]
+# fuzz/src/lib.rs's DECLARATIONS
+DECLARATIONS = ["windows-1251", "KOI8-R", "ISO-8859-2", "ISO8859-7", "IBM037", "macintosh", "CP866",
+                "TIS-620", "Shift_JIS", "windows-31j", "EUC-JP", "GB2312", "GBK", "GB18030", "Big5",
+                "Big5-HKSCS", "EUC-KR", "CP949", "UCS-2", "UCS-2BE", "UCS-4", "UTF-32", "UTF-32BE",
+                "UTF-16LE", "ISO-2022-JP", "windows-1255", "windows-1258", "TCVN", "x-mac-cyrillic",
+                "LATIN-2", "windows-28595", "ascii7"]
 SEPARATORS = [":", "@", "#", "|", "::", "->", "", "^"]
 TARGETS = [None, "ISO-8859-1", "US-ASCII", "UTF-8"]
 TAGSTARTS = [None, "1", "3", "100"]
@@ -27,6 +33,9 @@ TAGSTARTS = [None, "1", "3", "100"]
 
 def decode(data, chunked):
     h, rest = data[:3], data[3:]
+    decl = None
+    if h[0] & 0x80:
+        decl, rest = DECLARATIONS[rest[0] % len(DECLARATIONS)], rest[1:]
     args = []
     if ENCODINGS[h[0] & 7]:
         args += ["--encoding", ENCODINGS[h[0] & 7]]
@@ -48,6 +57,8 @@ def decode(data, chunked):
         else:
             n = (m & 15) + 1
             sizes, rest = [b + 1 for b in rest[:n]], rest[n:]
+    if decl:
+        rest = b'<?xml version="1.0" encoding="' + decl.encode() + b'"?>' + rest
     return args, sizes, rest
 
 

@@ -624,3 +624,20 @@ pub fn unified_diff(expected: &[u8], got: &[u8], expected_name: &str, got_name: 
     }
     shown
 }
+
+/// Converts `raw` in the charset a document's declaration names (`label`)
+/// to UTF-8, appending to `out`, as the parser's input layer does on one
+/// push (`xmlCharEncInput`): `None` for a label PHP's libxml2 would not
+/// open here ("Unsupported encoding"), else whether the whole of `raw` was
+/// converted (`false` at a byte the charset rejects). For measuring the
+/// decoders apart from the parser (`benches/decode.rs`).
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert_eq!(phpxml::testing::convert_declared(b"windows-1251", b"\xcf\xf0", &mut out), Some(true));
+/// assert_eq!(out, "Пр".as_bytes());
+/// ```
+#[must_use]
+pub fn convert_declared(label: &[u8], raw: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+    crate::libxml::convert_declared(label, raw, out)
+}

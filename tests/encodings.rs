@@ -3,18 +3,15 @@
 //! hashed as `tools/capture-single-byte` hashes PHP's traces
 //! (fixtures/encodings/single-byte.tsv); every two-byte sequence of every
 //! multi-byte charset, and GB18030's four-byte samples, hashed per range as
-//! `tools/capture-multi-byte` hashes them (fixtures/encodings/multi-byte.tsv).
+//! `tools/capture-multi-byte` hashes them (fixtures/encodings/multi-byte.tsv);
+//! the UCS-2/UCS-4 forms, ISO-2022-JP and the composing charsets as
+//! `tools/capture-hashes` hashes them (wide, stateful, composing.tsv).
 
 mod common;
 
 use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
-
-const SINGLE_BYTE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/fixtures/encodings/single-byte.tsv"
-);
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().fold(String::new(), |mut s, b| {
@@ -38,38 +35,76 @@ fn target_args(target: &str) -> Vec<&'static str> {
     }
 }
 
-#[test]
-fn every_byte_of_every_single_byte_charset_traces_as_php() {
-    let table = std::fs::read_to_string(SINGLE_BYTE).expect("fixtures/encodings/single-byte.tsv");
+/// Checks every row of the hash file `name` (under fixtures/encodings/, at
+/// least `min_rows` of them) against phpxml: `documents(row)` gives the
+/// arguments and the documents of the row, whose traces are hashed in order
+/// as the capture script hashed PHP's; the row's last field is PHP's hash.
+/// The rows split among threads.
+fn assert_hashes_match_php<F>(name: &str, min_rows: usize, raw_hint: &str, documents: F)
+where
+    F: Fn(&[&str]) -> (Vec<&'static str>, Vec<Vec<u8>>) + Sync,
+{
+    let path = format!("{}/fixtures/encodings/{name}", env!("CARGO_MANIFEST_DIR"));
+    let table = std::fs::read_to_string(&path).expect("the capture's hash file");
     let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split('\t').collect()).collect();
     assert!(
-        rows.len() >= 400,
-        "{} rows: the capture is incomplete",
+        rows.len() >= min_rows,
+        "{name}: {} rows, the capture is incomplete",
         rows.len()
     );
-    let mut differing = Vec::new();
-    for row in &rows {
-        let [label, target, php] = row[..] else {
-            panic!("bad row {row:?}");
-        };
-        let args = target_args(target);
-        let all: Vec<u8> = (0..=255u8)
-            .flat_map(|b| common::trace(&args, &doc(label, b), &[]))
+    let documents = &documents;
+    let differing: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = rows
+            .chunks(rows.len().div_ceil(4))
+            .map(|part| {
+                s.spawn(move || {
+                    let mut differing = Vec::new();
+                    for row in part {
+                        let (php, fields) = row.split_last().expect("a hash");
+                        let (args, docs) = documents(fields);
+                        let mut hash = Sha256::new();
+                        for d in docs {
+                            hash.update(common::trace(&args, &d, &[]));
+                        }
+                        if hex(&hash.finalize()) != *php {
+                            differing.push(fields.join(" "));
+                        }
+                    }
+                    differing
+                })
+            })
             .collect();
-        if hex(&Sha256::digest(&all)) != php {
-            differing.push(format!("{label} {target}"));
-        }
-    }
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("no panic"))
+            .collect()
+    });
     assert!(
         differing.is_empty(),
-        "{} of {} differ from PHP (see `php -d error_reporting=0 tools/capture-single-byte.php --raw LABEL`): {}",
+        "{} of {} differ from PHP (see `{raw_hint}`): {}",
         differing.len(),
         rows.len(),
         differing.join(", ")
     );
 }
 
-const WIDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/encodings/wide.tsv");
+#[test]
+fn every_byte_of_every_single_byte_charset_traces_as_php() {
+    assert_hashes_match_php(
+        "single-byte.tsv",
+        400,
+        "php -d error_reporting=0 tools/capture-single-byte.php --raw LABEL",
+        |row| {
+            let [label, target] = row[..] else {
+                panic!("bad row {row:?}");
+            };
+            (
+                target_args(target),
+                (0..=255u8).map(|b| doc(label, b)).collect(),
+            )
+        },
+    );
+}
 
 /// The document `tools/capture-wide.php` builds for `case` and `unit`.
 fn wide_doc(case: &str, unit: u32) -> Vec<u8> {
@@ -129,36 +164,22 @@ fn wide_units(case: &str, k: u32) -> Vec<u32> {
 
 #[test]
 fn every_ucs2_unit_and_the_ucs4_edges_trace_as_php() {
-    let table = std::fs::read_to_string(WIDE).expect("fixtures/encodings/wide.tsv");
-    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split('\t').collect()).collect();
-    assert_eq!(rows.len(), 40, "the capture is incomplete");
-    let mut differing = Vec::new();
-    for row in &rows {
-        let [case, k, target, php] = row[..] else {
-            panic!("bad row {row:?}");
-        };
-        let args = target_args(target);
-        let all: Vec<u8> = wide_units(case, k.parse().unwrap())
-            .into_iter()
-            .flat_map(|u| common::trace(&args, &wide_doc(case, u), &[]))
-            .collect();
-        if hex(&Sha256::digest(&all)) != php {
-            differing.push(format!("{case} {k} {target}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{} of {} differ from PHP (see `php -d error_reporting=0 tools/capture-wide.php --raw CASE`): {}",
-        differing.len(),
-        rows.len(),
-        differing.join(", ")
+    assert_hashes_match_php(
+        "wide.tsv",
+        40,
+        "php -d error_reporting=0 tools/capture-wide.php --raw CASE",
+        |row| {
+            let [case, k, target] = row[..] else {
+                panic!("bad row {row:?}");
+            };
+            let units = wide_units(case, k.parse().unwrap());
+            (
+                target_args(target),
+                units.into_iter().map(|u| wide_doc(case, u)).collect(),
+            )
+        },
     );
 }
-
-const MULTI_BYTE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/fixtures/encodings/multi-byte.tsv"
-);
 
 /// GB18030's four-byte samples, as `tools/capture-multi-byte.php` takes
 /// them: third bytes at the edges of iconv's rows and between, fourth
@@ -191,52 +212,21 @@ fn range_sequences(range: &str) -> Vec<Vec<u8>> {
 
 #[test]
 fn every_two_byte_sequence_of_every_multi_byte_charset_traces_as_php() {
-    let table = std::fs::read_to_string(MULTI_BYTE).expect("fixtures/encodings/multi-byte.tsv");
-    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split('\t').collect()).collect();
-    assert!(
-        rows.len() >= 572,
-        "{} rows: the capture is incomplete",
-        rows.len()
-    );
-    // the rows split among threads: 1.5 million traces
-    let differing: Vec<String> = std::thread::scope(|s| {
-        let workers: Vec<_> = rows
-            .chunks(rows.len().div_ceil(4))
-            .map(|part| {
-                s.spawn(move || {
-                    let mut differing = Vec::new();
-                    for row in part {
-                        let [label, target, range, php] = row[..] else {
-                            panic!("bad row {row:?}");
-                        };
-                        let args = target_args(target);
-                        let prefix = format!("<?xml version=\"1.0\" encoding=\"{label}\"?><a>");
-                        let mut hash = Sha256::new();
-                        for seq in range_sequences(range) {
-                            let mut d = prefix.clone().into_bytes();
-                            d.extend_from_slice(&seq);
-                            d.extend_from_slice(b"</a>");
-                            hash.update(common::trace(&args, &d, &[]));
-                        }
-                        if hex(&hash.finalize()) != php {
-                            differing.push(format!("{label} {target} {range}"));
-                        }
-                    }
-                    differing
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("no panic"))
-            .collect()
-    });
-    assert!(
-        differing.is_empty(),
-        "{} of {} differ from PHP (see `php -d error_reporting=0 tools/capture-multi-byte.php --raw RANGE LABEL`): {}",
-        differing.len(),
-        rows.len(),
-        differing.join(", ")
+    assert_hashes_match_php(
+        "multi-byte.tsv",
+        572,
+        "php -d error_reporting=0 tools/capture-multi-byte.php --raw RANGE LABEL",
+        |row| {
+            let [label, target, range] = row[..] else {
+                panic!("bad row {row:?}");
+            };
+            let prefix = format!("<?xml version=\"1.0\" encoding=\"{label}\"?><a>");
+            let docs = range_sequences(range)
+                .into_iter()
+                .map(|seq| [prefix.as_bytes(), &seq, b"</a>"].concat())
+                .collect();
+            (target_args(target), docs)
+        },
     );
 }
 
@@ -406,11 +396,6 @@ proptest::proptest! {
     }
 }
 
-const STATEFUL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/fixtures/encodings/stateful.tsv"
-);
-
 /// The document `tools/capture-stateful.php` builds for `case`, range `k`
 /// and `seq`.
 fn stateful_doc(case: &str, k: u32, seq: u32) -> Vec<u8> {
@@ -434,34 +419,25 @@ fn stateful_doc(case: &str, k: u32, seq: u32) -> Vec<u8> {
 
 #[test]
 fn every_iso_2022_jp_pair_and_byte_traces_as_php() {
-    let table = std::fs::read_to_string(STATEFUL).expect("fixtures/encodings/stateful.tsv");
-    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split('\t').collect()).collect();
-    assert_eq!(rows.len(), 36, "the capture is incomplete");
-    let mut differing = Vec::new();
-    for row in &rows {
-        let [case, k, target, php] = row[..] else {
-            panic!("bad row {row:?}");
-        };
-        let k: u32 = k.parse().unwrap();
-        let seqs = if case == "jis" {
-            k * 4096..k * 4096 + 4096
-        } else {
-            0..256
-        };
-        let args = target_args(target);
-        let all: Vec<u8> = seqs
-            .flat_map(|s| common::trace(&args, &stateful_doc(case, k, s), &[]))
-            .collect();
-        if hex(&Sha256::digest(&all)) != php {
-            differing.push(format!("{case} {k} {target}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{} of {} differ from PHP (see `php -d error_reporting=0 tools/capture-stateful.php --raw CASE`): {}",
-        differing.len(),
-        rows.len(),
-        differing.join(", ")
+    assert_hashes_match_php(
+        "stateful.tsv",
+        36,
+        "php -d error_reporting=0 tools/capture-stateful.php --raw CASE",
+        |row| {
+            let [case, k, target] = row[..] else {
+                panic!("bad row {row:?}");
+            };
+            let k: u32 = k.parse().unwrap();
+            let seqs = if case == "jis" {
+                k * 4096..k * 4096 + 4096
+            } else {
+                0..256
+            };
+            (
+                target_args(target),
+                seqs.map(|s| stateful_doc(case, k, s)).collect(),
+            )
+        },
     );
 }
 
@@ -512,4 +488,50 @@ mod stateful_props {
             prop_assert_eq!(&whole, &common::trace(&[], &doc, &sizes));
         }
     }
+}
+
+/// The document `tools/capture-composing.php` builds for `case`, range `k`
+/// and `seq`.
+fn composing_doc(case: &str, k: usize, seq: u32) -> Vec<u8> {
+    const LABELS: [&str; 3] = ["windows-1255", "windows-1258", "TCVN"];
+    let (label, text) = match case {
+        "bytes" => (LABELS[k], vec![u8::try_from(seq).unwrap()]),
+        "triples" => {
+            let [a, b] = u16::try_from(seq).unwrap().to_be_bytes();
+            ("windows-1255", vec![0xF9, a, b])
+        }
+        _ => (
+            case.strip_prefix("pairs-").expect("pairs-LABEL"),
+            u16::try_from(seq).unwrap().to_be_bytes().to_vec(),
+        ),
+    };
+    let decl = format!("<?xml version=\"1.0\" encoding=\"{label}\"?><a>");
+    [decl.as_bytes(), &text, b"</a>"].concat()
+}
+
+#[test]
+fn every_byte_and_pair_of_the_composing_charsets_traces_as_php() {
+    assert_hashes_match_php(
+        "composing.tsv",
+        104,
+        "php -d error_reporting=0 tools/capture-composing.php --raw CASE",
+        |row| {
+            let [case, k, target] = row[..] else {
+                panic!("bad row {row:?}");
+            };
+            let k: usize = k.parse().unwrap();
+            let seqs = match case {
+                "bytes" => 0..256,
+                "triples" => 0xC000..0xE000,
+                _ => {
+                    let k = u32::try_from(k).unwrap();
+                    k * 4096..k * 4096 + 4096
+                }
+            };
+            (
+                target_args(target),
+                seqs.map(|s| composing_doc(case, k, s)).collect(),
+            )
+        },
+    );
 }

@@ -9,11 +9,10 @@
 //            ESC ( J, JIS X 0201 Roman (range 1)
 //
 //   php -d error_reporting=0 tools/capture-stateful.php [--raw] CASE
-// Run by tools/capture-stateful, one PHP process per case; tests/encodings.rs
+// Run by tools/capture-hashes stateful, one PHP process per case; tests/encodings.rs
 // builds the same documents.
 
-$source = file_get_contents(__DIR__ . '/../reference/phpxml.php');
-eval('?' . '>' . preg_replace('/^main\(\$argv\);$/m', '', $source));
+require __DIR__ . '/capture-driver.php';
 
 function stateful_doc(string $case, int $k, int $seq): string {
     $escape = ['jis' => "\x1b\$B" . pack('n', $seq), 'single' => ($k ? "\x1b(J" : '') . chr($seq)][$case];
@@ -27,18 +26,4 @@ function stateful_ranges(string $case): array {
     return [range(0, 255), range(0, 255)];
 }
 
-$raw = ($argv[1] ?? '') === '--raw';
-$case = $argv[$raw ? 2 : 1] ?? fail('usage: capture-stateful.php [--raw] CASE');
-foreach (['UTF-8' => [], 'ISO-8859-1' => ['--encoding', 'ISO-8859-1']] as $target => $opts) {
-    foreach (stateful_ranges($case) as $k => $seqs) {
-        $all = '';
-        foreach ($seqs as $seq) {
-            ob_start();
-            run_trace(arguments('trace', [...$opts, 'data://text/plain;base64,' . base64_encode(stateful_doc($case, $k, $seq))]));
-            $out = ob_get_clean();
-            if ($raw) printf("== %s %s %X\n%s", $target, $case, $seq, $out);
-            $all .= $out;
-        }
-        if (!$raw) echo $case, "\t", $k, "\t", $target, "\t", hash('sha256', $all), "\n";
-    }
-}
+capture_hashes($argv, 'capture-stateful.php', 'stateful_ranges', 'stateful_doc');

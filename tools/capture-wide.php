@@ -9,17 +9,16 @@
 //            declared UCS-4 / UTF-32BE / UTF-32, or no declaration (ICU)
 //
 //   php -d error_reporting=0 tools/capture-wide.php [--raw] CASE
-// Run by tools/capture-wide, one PHP process per case; tests/encodings.rs
+// Run by tools/capture-hashes wide, one PHP process per case; tests/encodings.rs
 // builds the same documents.
 
-$source = file_get_contents(__DIR__ . '/../reference/phpxml.php');
-eval('?' . '>' . preg_replace('/^main\(\$argv\);$/m', '', $source));
+require __DIR__ . '/capture-driver.php';
 
 const EDGES = [0x80, 0xFF, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000,
     0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x10FFFF, 0x110000, 0x1FFFFF, 0x200000, 0x3FFFFFF,
     0x4000000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF];
 
-function wide_doc(string $case, int $unit): string {
+function wide_doc(string $case, int $k, int $unit): string {
     if ($case === 'ucs2') {
         $le = fn($s) => implode('', array_map(fn($c) => $c . "\0", str_split($s)));
         return $le('<?xml version="1.0" encoding="UCS-2"?><a>') . pack('v', $unit) . $le('</a>');
@@ -37,18 +36,4 @@ function wide_ranges(string $case): array {
     return [array_merge(range(0, 0x7F), EDGES)];
 }
 
-$raw = ($argv[1] ?? '') === '--raw';
-$case = $argv[$raw ? 2 : 1] ?? fail('usage: capture-wide.php [--raw] CASE');
-foreach (['UTF-8' => [], 'ISO-8859-1' => ['--encoding', 'ISO-8859-1']] as $target => $opts) {
-    foreach (wide_ranges($case) as $k => $units) {
-        $all = '';
-        foreach ($units as $unit) {
-            ob_start();
-            run_trace(arguments('trace', [...$opts, 'data://text/plain;base64,' . base64_encode(wide_doc($case, $unit))]));
-            $out = ob_get_clean();
-            if ($raw) printf("== %s %X\n%s", $target, $unit, $out);
-            $all .= $out;
-        }
-        if (!$raw) echo $case, "\t", $k, "\t", $target, "\t", hash('sha256', $all), "\n";
-    }
-}
+capture_hashes($argv, 'capture-wide.php', 'wide_ranges', 'wide_doc');

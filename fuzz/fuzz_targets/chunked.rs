@@ -15,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((plan, doc)) = Plan::split(rest) else {
         return;
     };
+    let doc = &*setup.document(doc);
     let Some(mut one) = setup.parser() else {
         return;
     };

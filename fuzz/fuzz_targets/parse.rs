@@ -13,6 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((setup, doc)) = Setup::split(data) else {
         return;
     };
+    let doc = &*setup.document(doc);
     // struct.php's and trace.php's output.
     let mut parser = setup.parser().expect("valid options");
     let out = report::struct_output(&mut parser, doc.to_vec(), false);

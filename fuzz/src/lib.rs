@@ -6,12 +6,15 @@
 //!
 //! ```text
 //! byte 0   creation: bits 0-2 encoding (none, "", ISO-8859-1, US-ASCII, UTF-8, utf-8, ...),
-//!          bit 3 namespace mode, bits 4-6 separator (":", "@", "#", "|", "::", "->", "", "^")
+//!          bit 3 namespace mode, bits 4-6 separator (":", "@", "#", "|", "::", "->", "", "^"),
+//!          bit 7 an XML declaration with an encoding is put before the document
 //! byte 1   bit 0 case folding option given, bit 1 its value, bit 2 skip white given,
 //!          bit 3 its value, bits 4-5 target encoding (not given, ISO-8859-1, US-ASCII, UTF-8),
 //!          bits 6-7 skip tagstart (not given, 1, 3, 100)
 //! byte 2   which handlers are set (one bit per handler kind; 0xFF = all, as trace.php)
-//! rest     the document
+//! byte 3   with byte 0 bit 7 only: the declared encoding, a `DECLARATIONS` index (mod
+//!          its length)
+//! rest     the document (after the declaration, when there is one)
 //! ```
 //!
 //! `fuzz/make-corpus.py` writes the fixtures in this layout, with the bytes
@@ -35,6 +38,43 @@ const ENCODINGS: [Option<&str>; 8] = [
     Some("iso-8859-1"),
     None,
 ];
+/// Labels the declaration chooses among: one or more of each kind of
+/// charset phpxml decodes (iconv's single-byte, CJK, UCS-2/UCS-4/UTF-32,
+/// ISO-2022-JP, the composing ones, ICU's single-byte ones).
+pub const DECLARATIONS: [&str; 32] = [
+    "windows-1251",
+    "KOI8-R",
+    "ISO-8859-2",
+    "ISO8859-7",
+    "IBM037",
+    "macintosh",
+    "CP866",
+    "TIS-620",
+    "Shift_JIS",
+    "windows-31j",
+    "EUC-JP",
+    "GB2312",
+    "GBK",
+    "GB18030",
+    "Big5",
+    "Big5-HKSCS",
+    "EUC-KR",
+    "CP949",
+    "UCS-2",
+    "UCS-2BE",
+    "UCS-4",
+    "UTF-32",
+    "UTF-32BE",
+    "UTF-16LE",
+    "ISO-2022-JP",
+    "windows-1255",
+    "windows-1258",
+    "TCVN",
+    "x-mac-cyrillic",
+    "LATIN-2",
+    "windows-28595",
+    "ascii7",
+];
 const SEPARATORS: [&str; 8] = [":", "@", "#", "|", "::", "->", "", "^"];
 const TARGETS: [Option<&str>; 4] = [None, Some("ISO-8859-1"), Some("US-ASCII"), Some("UTF-8")];
 const TAGSTARTS: [Option<&str>; 4] = [None, Some("1"), Some("3"), Some("100")];
@@ -47,6 +87,8 @@ pub struct Setup {
     pub args: Vec<String>,
     /// The handlers set.
     pub handlers: HandlerSet,
+    /// The encoding the document's declaration names, if one is put first.
+    pub declaration: Option<&'static str>,
 }
 
 impl Setup {
@@ -56,7 +98,13 @@ impl Setup {
         if data.len() < HEADER {
             return None;
         }
-        let (h, doc) = data.split_at(HEADER);
+        let (h, mut doc) = data.split_at(HEADER);
+        let mut declaration = None;
+        if h[0] & 0x80 != 0 {
+            let (&k, rest) = doc.split_first()?;
+            declaration = Some(DECLARATIONS[usize::from(k) % DECLARATIONS.len()]);
+            doc = rest;
+        }
         let mut args: Vec<String> = Vec::new();
         let mut push = |a: &str, v: &str| {
             args.push(a.to_owned());
@@ -99,7 +147,26 @@ impl Setup {
             start_namespace_decl: b & 128 != 0,
             end_namespace_decl: b & 128 != 0,
         };
-        Some((Self { args, handlers }, doc))
+        Some((
+            Self {
+                args,
+                handlers,
+                declaration,
+            },
+            doc,
+        ))
+    }
+
+    /// The document parsed: `doc` after the chosen declaration, if any.
+    #[must_use]
+    pub fn document<'a>(&self, doc: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        match self.declaration {
+            None => doc.into(),
+            Some(label) => {
+                let decl = format!("<?xml version=\"1.0\" encoding=\"{label}\"?>");
+                [decl.as_bytes(), doc].concat().into()
+            }
+        }
     }
 
     /// The reference-script invocation for `command` (file name unused).

@@ -4,8 +4,8 @@
 //! ISO-2022-JP (from the XML declaration) are converted to UTF-8.
 
 use super::charsets::{
-    Form, Iso2022JpDecoder, MultiByte, MultiByteStop, MultiByteTable, SingleByte, Stop, Utf8Table,
-    WideDecoder,
+    Composing, ComposingDecoder, Form, Iso2022JpDecoder, MultiByte, MultiByteStop, MultiByteTable,
+    SingleByte, Stop, Utf8Table, WideDecoder,
 };
 
 /// How raw bytes become parser input.
@@ -28,6 +28,8 @@ pub(super) enum Mode {
     Wide(Form),
     /// iconv's `ISO-2022-JP`, whose escapes switch sets.
     Iso2022Jp,
+    /// iconv's `CP1255`, `CP1258` or `TCVN5712-1`, which compose.
+    Composing(Composing),
 }
 
 /// The conversion state of the input (`xmlParserInputBuffer` raw side).
@@ -43,6 +45,8 @@ pub(super) struct Decoder {
     wide: Option<WideDecoder>,
     /// The shift state, for `Mode::Iso2022Jp`.
     iso_2022_jp: Iso2022JpDecoder,
+    /// The held letter, for `Mode::Composing`.
+    composing: Option<ComposingDecoder>,
     /// Raw bytes the converter has taken (`rawconsumed`).
     pub(super) raw_consumed: usize,
     /// How much raw input `xmlParseChunk` hands an encoding found from the
@@ -84,6 +88,10 @@ impl Decoder {
             _ => None,
         };
         self.iso_2022_jp = Iso2022JpDecoder::default();
+        self.composing = match mode {
+            Mode::Composing(charset) => Some(ComposingDecoder::new(charset)),
+            _ => None,
+        };
         self.single_byte = match mode {
             Mode::SingleByte(charset) => Some(charset.utf8_table()),
             _ => None,
@@ -156,8 +164,11 @@ impl Decoder {
                     i = data.len();
                 }
             }
-            Mode::Iso2022Jp => {
-                let (n, stop) = self.iso_2022_jp.convert(&data, out);
+            Mode::Iso2022Jp | Mode::Composing(_) => {
+                let (n, stop) = match self.composing.as_mut() {
+                    Some(composing) => composing.convert(&data, out),
+                    None => self.iso_2022_jp.convert(&data, out),
+                };
                 i = n;
                 if stop == Stop::Illegal {
                     return self.reject(&data, n);
@@ -179,10 +190,15 @@ impl Decoder {
                 }
                 i = n;
             }
-            Mode::SingleByte(_) => {
+            Mode::SingleByte(charset) => {
                 let table = self.single_byte.as_deref().expect("set with the mode");
+                let start = out.len();
                 i = table.convert(&data, out);
                 if i < data.len() {
+                    if charset.is_icu() {
+                        // ICU's pivot keeps what the call converted
+                        out.truncate(start);
+                    }
                     return self.reject(&data, i);
                 }
             }
@@ -275,7 +291,10 @@ pub(super) fn table_for(name: &[u8]) -> Option<Mode> {
             .map(Mode::SingleByte)
             .or_else(|| MultiByte::for_label(&n).map(Mode::MultiByte))
             .or_else(|| super::charsets::form_for_label(&n).map(Mode::Wide))
-            .or_else(|| super::charsets::is_iso_2022_jp(&n).then_some(Mode::Iso2022Jp)),
+            .or_else(|| super::charsets::is_iso_2022_jp(&n).then_some(Mode::Iso2022Jp))
+            .or_else(|| Composing::for_label(&n).map(Mode::Composing))
+            // iconv does not know the label: ICU's converters
+            .or_else(|| SingleByte::for_icu_label(&n).map(Mode::SingleByte)),
     }
 }
 

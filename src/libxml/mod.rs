@@ -36,6 +36,14 @@ use crate::sax::{HandlerSet, Sax};
 
 /// libxml2 error numbers used by the core (`xmlParserErrors`).
 #[allow(missing_docs)]
+/// One push of `raw` through the converter a declaration naming `label`
+/// opens (for `phpxml::testing::convert_declared`).
+pub(crate) fn convert_declared(label: &[u8], raw: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+    let mut decoder = encoding::Decoder::default();
+    decoder.set_mode(encoding::table_for(label)?);
+    Some(decoder.convert(raw, out, false) && !decoder.has_pending())
+}
+
 pub(crate) mod err {
     pub const INTERNAL_ERROR: i32 = 1;
     pub const NO_MEMORY: i32 = 2;

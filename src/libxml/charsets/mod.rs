@@ -2,16 +2,20 @@
 //! (libxml2's `xmlFindCharEncodingHandler` hands iconv every label it does
 //! not decode itself).
 
+mod composing;
+#[rustfmt::skip] // generated: tools/iconv-composing.py --check compares it byte for byte
+mod composing_tables;
 mod multi_byte;
 mod single_byte;
 mod stateful;
 mod wide;
 
+pub(crate) use composing::{Composing, ComposingDecoder};
 pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByteTable};
 pub(crate) use stateful::{Iso2022JpDecoder, is_iso_2022_jp};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
 
-use single_byte::{LABELS, NONE, code_point};
+use single_byte::{ICU_FIRST, ICU_LABELS, LABELS, NONE, code_point, icu_compare_form};
 
 /// A stateless single-byte charset, by its index in the generated tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +32,22 @@ impl SingleByte {
             .map(|i| SingleByte(LABELS[i].1))
     }
 
+    /// The converter ICU opens for `label` (`ucnv_open`, which compares
+    /// names by letters and digits only), among its single-byte ones.
+    pub(crate) fn for_icu_label(label: &[u8]) -> Option<Self> {
+        let key = icu_compare_form(label);
+        ICU_LABELS
+            .binary_search_by(|(l, _)| l.as_bytes().cmp(&key))
+            .ok()
+            .map(|i| SingleByte(ICU_LABELS[i].1))
+    }
+
+    /// An ICU converter: `xmlUconvWrapper` gives no output from a call that
+    /// stops at a byte without a mapping.
+    pub(crate) fn is_icu(self) -> bool {
+        self.0 >= ICU_FIRST
+    }
+
     /// The charset's name as the tables show it.
     #[cfg(test)]
     pub(crate) fn name(self) -> &'static str {
@@ -35,26 +55,28 @@ impl SingleByte {
     }
 
     /// Every byte's UTF-8 form, built once per switch (256 entries): the
-    /// conversion is then one lookup and one copy per byte.
+    /// conversion is then one lookup and one store per byte.
     pub(crate) fn utf8_table(self) -> Box<Utf8Table> {
-        let mut seq = [[0u8; 4]; 256];
+        let mut seq = [0u32; 256];
         for (entry, byte) in seq.iter_mut().zip(0..=u8::MAX) {
             let c = code_point(self.0, byte);
             if c != NONE {
                 let ch = char::from_u32(u32::from(c)).unwrap_or(char::REPLACEMENT_CHARACTER);
-                let n = ch.encode_utf8(&mut entry[..3]).len();
-                entry[3] = n as u8;
+                let mut bytes = [0u8; 4];
+                let n = ch.encode_utf8(&mut bytes[..3]).len();
+                bytes[3] = n as u8;
+                *entry = u32::from_le_bytes(bytes);
             }
         }
         Box::new(Utf8Table { seq })
     }
 }
 
-/// A byte's UTF-8 bytes in `[..3]` and their count in `[3]`; count 0 is a
-/// byte iconv rejects (`EILSEQ`).
+/// A byte's UTF-8 bytes in the low three bytes (little-endian) and their
+/// count in the high byte; count 0 is a byte iconv rejects (`EILSEQ`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Utf8Table {
-    seq: [[u8; 4]; 256],
+    seq: [u32; 256],
 }
 
 impl Utf8Table {
@@ -62,15 +84,23 @@ impl Utf8Table {
     /// less than `raw.len()` at the first byte the charset rejects
     /// (`xmlIconvWrapper`'s -2 after a partial conversion).
     pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
-        out.reserve(raw.len());
+        let start = out.len();
+        // every entry is stored whole (four bytes) and the cursor moves by
+        // its count: room for three bytes a byte and one spare
+        out.resize(start + 3 * raw.len() + 1, 0);
+        let dst = &mut out[start..];
+        let mut o = 0;
         for (k, &b) in raw.iter().enumerate() {
-            let e = &self.seq[usize::from(b)];
-            match e[3] {
-                0 => return k,
-                1 => out.push(e[0]),
-                n => out.extend_from_slice(&e[..usize::from(n)]),
+            let e = self.seq[usize::from(b)];
+            let n = (e >> 24) as usize;
+            if n == 0 {
+                out.truncate(start + o);
+                return k;
             }
+            dst[o..o + 4].copy_from_slice(&e.to_le_bytes());
+            o += n;
         }
+        out.truncate(start + o);
         raw.len()
     }
 }
@@ -95,7 +125,17 @@ mod tests {
             SingleByte::for_label(b"Koi8-u").map(SingleByte::name),
             Some("KOI8-U")
         );
-        assert_eq!(SingleByte::for_label(b"x-mac-cyrillic-nope"), None);
+        assert_eq!(SingleByte::for_label(b"x-mac-cyrillic"), None);
+        assert_eq!(
+            SingleByte::for_icu_label(b"x-mac-cyrillic").map(SingleByte::name),
+            Some("macos-7_3-10.2")
+        );
+        assert_eq!(
+            SingleByte::for_icu_label(b"LATIN-2").map(SingleByte::name),
+            Some("ibm-912_P100-1995")
+        );
+        assert_eq!(icu_compare_form(b"ISO_8859-05 x01"), b"iso88595x1");
+        assert_eq!(icu_compare_form(b"ibm-1047-s390"), b"ibm1047s390");
     }
 
     #[test]
