@@ -59,6 +59,8 @@ impl JsonKernel {
 }
 
 #[cfg(target_arch = "x86_64")]
+mod planes;
+#[cfg(target_arch = "x86_64")]
 mod tables;
 #[cfg(target_arch = "x86_64")]
 mod x86_256;
@@ -70,6 +72,22 @@ use tables::{
     JSON_ESCAPES, JSON_LETTERS, JSON_LETTERS_HEX_QUOT, JSON_QUOT_HEX, json_decode_word,
     json_unit_word,
 };
+
+/// Makes room for `room` bytes after the first `len` of `out`'s buffer,
+/// which are kept (its length is set to `len` first).
+///
+/// # Safety
+///
+/// `len <= out.capacity()`, the bytes of `out` up to `len` written.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn reserve_room(out: &mut Vec<u8>, len: usize, room: usize) {
+    if out.capacity() - len < room {
+        // SAFETY: the caller's.
+        unsafe { out.set_len(len) };
+        out.reserve(room);
+    }
+}
 
 /// Window of [`json_escape_run`].
 #[cfg(target_arch = "x86_64")]
