@@ -674,26 +674,29 @@ fn planes_escapes(
     (special, true, letter, no_letter)
 }
 
-/// The second plane where there is something to escape: the escape's
-/// letter where `special`, nothing for the other ASCII bytes, `q1` for
-/// the rest.
+/// Planes 0 and 1 of [`planes`] with the ASCII bytes of window `c` put
+/// in (the byte itself, nothing) and the two-byte escapes of its bytes
+/// to escape (`special`, `any_special`, `letter`: [`planes_escapes`]).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-fn planes_letters(
-    q1: __m256i,
-    ascii: __m256i,
+fn with_ascii_and_escapes(
+    [q0, q1, q2]: [__m256i; 3],
+    c: __m256i,
     special: __m256i,
     any_special: bool,
     letter: __m256i,
-) -> __m256i {
-    if any_special {
+) -> [__m256i; 3] {
+    let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
+    let q0 = sel(special, b(b'\\'), sel(ascii, c, q0));
+    let q1 = if any_special {
         _mm256_andnot_si256(
             _mm256_andnot_si256(special, ascii),
-            _mm256_ternarylogic_epi32::<0xCA>(special, letter, q1),
+            sel(special, letter, q1),
         )
     } else {
         _mm256_andnot_si256(ascii, q1)
-    }
+    };
+    [q0, q1, q2]
 }
 
 /// The three planes interleaved into the output's two 64-byte parts
@@ -701,12 +704,7 @@ fn planes_letters(
 /// zero; the second part's up to the output's 96th byte).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-fn planes_weave(
-    q0: __m256i,
-    q1: __m256i,
-    q2: __m256i,
-    triples: [__m512i; 2],
-) -> ([__m512i; 2], [u64; 2]) {
+fn planes_weave([q0, q1, q2]: [__m256i; 3], triples: [__m512i; 2]) -> ([__m512i; 2], [u64; 2]) {
     let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
     let q2 = _mm512_zextsi256_si512(q2);
     let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
@@ -866,14 +864,9 @@ unsafe fn planes_run<const FOUR: bool>(
         }
 
         // SAFETY: AVX-512 F, BW and VL are enabled.
-        let [mut q0, mut q1, q2] =
-            unsafe { planes::<__m256i, FOUR>(&tables, c, hc, [p1, p2, p3], n1) };
-        let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
-        q0 = sel(ascii, c, q0);
-        q0 = sel(special, b(b'\\'), q0);
-        q1 = planes_letters(q1, ascii, special, any_special, letter);
-
-        let (parts, mut keep) = planes_weave(q0, q1, q2, triples);
+        let planes = unsafe { planes::<__m256i, FOUR>(&tables, c, hc, [p1, p2, p3], n1) };
+        let planes = with_ascii_and_escapes(planes, c, special, any_special, letter);
+        let (parts, mut keep) = planes_weave(planes, triples);
         if !ok {
             // Only the end of the character begun before.
             keep = [keep[0] & ((1u64 << (3 * carried)) - 1), 0];
@@ -968,12 +961,9 @@ unsafe fn planes_two(
             break;
         }
         // SAFETY: AVX-512 F, BW and VL are enabled.
-        let [mut q0, mut q1, q2] = unsafe { two_byte_planes(hex_table, c, hc, p1, lead, cont) };
-        let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
-        q0 = sel(ascii, c, q0);
-        q0 = sel(special, b(b'\\'), q0);
-        q1 = planes_letters(q1, ascii, special, any_special, letter);
-        let (parts, keep) = planes_weave(q0, q1, q2, triples);
+        let planes = unsafe { two_byte_planes(hex_table, c, hc, p1, lead, cont) };
+        let planes = with_ascii_and_escapes(planes, c, special, any_special, letter);
+        let (parts, keep) = planes_weave(planes, triples);
         // SAFETY: `len + 128 <= out.capacity()` (ROOM).
         len += unsafe { planes_store(out, len, parts, keep) };
         // A lead at the window's end: its second byte goes with
