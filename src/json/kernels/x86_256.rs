@@ -349,14 +349,8 @@ macro_rules! json_escape_body {
                     // SAFETY: `p < i + 32` and `i + 64 <= n`.
                     let b = unsafe { byte(src, p) };
                     if b < 0x80 {
-                        let word = if b == b'"' {
-                            quot
-                        } else {
-                            escapes[usize::from(b)]
-                        };
                         // SAFETY: `len + 8 <= out.capacity()` (ROOM).
-                        unsafe { store64_spare(out, len, word) };
-                        len += (word >> 56) as usize;
+                        len += unsafe { escape_ascii(b, quot, escapes, out, len) };
                         last = j + 1;
                     } else {
                         // SAFETY: `p + 4 <= i + 35 <= n`.
@@ -399,16 +393,9 @@ macro_rules! json_escape_body {
                         unsafe { store256_spare(out, len, rest) };
                     }
                 }
-                if last < end {
-                    // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`.
-                    let rest = unsafe { load256(src, i + last) };
-                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                    unsafe { store256_spare(out, len, rest) };
-                    len += end - last;
-                    i += end;
-                } else {
-                    i += last;
-                }
+                // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`
+                // where it matters; `len + 32 <= out.capacity()` (ROOM).
+                (i, len) = unsafe { window_tail(src, i, last, end, out, len) };
             }
             // SAFETY: the bytes up to `len` have been written.
             unsafe { out.set_len(len) };
@@ -592,6 +579,36 @@ pub(super) unsafe fn escape_ascii(
     // SAFETY: `at + 8 <= out.capacity()` (the caller's).
     unsafe { store64_spare(out, at, word) };
     (word >> 56) as usize
+}
+
+/// The end of a window of `width` bytes at `src[i..]` whose escapes
+/// were written up to byte `len` of `out`'s buffer, the last one
+/// ending at byte `last` of the window: the clean bytes after it are
+/// copied (32 bytes stored). Returns where the next window starts and
+/// the new written length.
+///
+/// # Safety
+///
+/// The CPU must support AVX; `len + 32 <= out.capacity()`, and
+/// `i + last + 32 <= src.len()` if `last < width`.
+#[inline(always)]
+pub(super) unsafe fn window_tail(
+    src: &[u8],
+    i: usize,
+    last: usize,
+    width: usize,
+    out: &mut Vec<u8>,
+    len: usize,
+) -> (usize, usize) {
+    if last < width {
+        // SAFETY: `i + last + 32 <= src.len()`; AVX (the caller's).
+        let rest = unsafe { load256(src, i + last) };
+        // SAFETY: `len + 32 <= out.capacity()`; AVX (the caller's).
+        unsafe { store256_spare(out, len, rest) };
+        (i + width, len + width - last)
+    } else {
+        (i + last, len)
+    }
 }
 
 /// The 64-byte planes path for three-byte characters (and four-byte

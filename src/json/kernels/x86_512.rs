@@ -18,7 +18,7 @@ use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::planes::{HIGH_CONT, HIGH_L2, HIGH_LONG, PlaneTables, planes, two_byte_planes};
 use super::reserve_room;
-use super::x86_256::{escape_ascii, lead_at_window_end, lookups256, utf8_errors256};
+use super::x86_256::{escape_ascii, lead_at_window_end, lookups256, utf8_errors256, window_tail};
 
 /// Where [`unit_escapes`] takes each output byte's nibble from in the
 /// units (bit offsets; `\` and `u` are put in after).
@@ -123,7 +123,7 @@ pub(super) unsafe fn escape_char(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub(super) unsafe fn walk_window(
     src: &[u8],
-    mut i: usize,
+    i: usize,
     v: __m256i,
     m: u32,
     out: &mut Vec<u8>,
@@ -170,17 +170,8 @@ pub(super) unsafe fn walk_window(
         // SAFETY: within the room (the caller's); AVX is enabled.
         unsafe { store256_spare(out, len, rest) };
     }
-    if last < W {
-        // SAFETY: as above.
-        let rest = unsafe { load256(src, i + last) };
-        // SAFETY: as above.
-        unsafe { store256_spare(out, len, rest) };
-        len += W - last;
-        i += W;
-    } else {
-        i += last;
-    }
-    Ok((i, len))
+    // SAFETY: within `src` and the room, as above; AVX is enabled.
+    Ok(unsafe { window_tail(src, i, last, W, out, len) })
 }
 
 /// Text copied as it is (`JSON_UNESCAPED_UNICODE`), 32 bytes at a time
