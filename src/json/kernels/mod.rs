@@ -15,6 +15,12 @@
 //!   malformed UTF-8 and near the end of the input, where the caller's
 //!   scalar code takes over. `PHPXML_NO_AVX512` in the environment (read
 //!   once) keeps it to AVX2, for testing that path.
+//!
+//! Files: `x86_256` (the AVX2 loop, and its AVX-512 paths on 256-bit
+//! vectors), `x86_512` (the paths on 512-bit vectors), `planes` (the
+//! arithmetic of the `\uXXXX` planes, written once for both widths) and
+//! `tables` (the escapes written by byte, and the decoding of one
+//! character).
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
