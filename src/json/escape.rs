@@ -42,6 +42,20 @@ fn replacement(flags: JsonFlags) -> &'static [u8] {
     }
 }
 
+/// What PHP writes for a malformed sequence under `flags`: nothing
+/// (`JSON_INVALID_UTF8_IGNORE`), U+FFFD (`JSON_INVALID_UTF8_SUBSTITUTE`),
+/// else the encoding fails.
+fn write_malformed(flags: JsonFlags, out: &mut Vec<u8>) -> Result<(), JsonError> {
+    if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
+        Ok(())
+    } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
+        out.extend_from_slice(replacement(flags));
+        Ok(())
+    } else {
+        Err(JsonError::Utf8)
+    }
+}
+
 /// Are U+2028 and U+2029 copied as they are?
 fn line_terminators_raw(flags: JsonFlags) -> bool {
     flags.contains(JsonFlags::UNESCAPED_UNICODE | JsonFlags::UNESCAPED_LINE_TERMINATORS)
@@ -323,12 +337,7 @@ fn escape_body_as<const RAW_UNICODE: bool>(
             if c.status == Status::Success {
                 break;
             }
-            if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
-            } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
-                out.extend_from_slice(replacement(flags));
-            } else {
-                return Err(JsonError::Utf8);
-            }
+            write_malformed(flags, out)?;
             i = c.cursor;
         }
     }
@@ -368,12 +377,7 @@ fn escape_body_as<const RAW_UNICODE: bool>(
                 }
                 Status::Failure => {
                     flush(src, run, i, out);
-                    if flags.contains(JsonFlags::INVALID_UTF8_IGNORE) {
-                    } else if flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE) {
-                        out.extend_from_slice(replacement(flags));
-                    } else {
-                        return Err(JsonError::Utf8);
-                    }
+                    write_malformed(flags, out)?;
                     run = c.cursor;
                 }
             }

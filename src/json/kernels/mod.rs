@@ -16,6 +16,12 @@
 //!   scalar code takes over. `PHPXML_NO_AVX512` in the environment (read
 //!   once) keeps it to AVX2, for testing that path. On aarch64 the AVX2
 //!   loop with NEON over 16-byte windows (`neon`).
+//!
+//! Files: `x86_256` (the AVX2 loop, and its AVX-512 paths on 256-bit
+//! vectors), `x86_512` (the paths on 512-bit vectors), `planes` (the
+//! arithmetic of the `\uXXXX` planes, written once for both widths),
+//! `neon` (the aarch64 loop) and `tables` (the escapes written by byte,
+//! and the decoding of one character).
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
@@ -79,6 +85,8 @@ impl JsonKernel {
 
 #[cfg(target_arch = "aarch64")]
 mod neon;
+#[cfg(target_arch = "x86_64")]
+mod planes;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 #[cfg(target_arch = "x86_64")]
@@ -92,6 +100,22 @@ use tables::escape_at;
 use tables::{JSON_ESCAPES, JSON_QUOT_HEX};
 #[cfg(target_arch = "x86_64")]
 use tables::{JSON_LETTERS, JSON_LETTERS_HEX_QUOT, json_decode_word, json_unit_word};
+
+/// Makes room for `room` bytes after the first `len` of `out`'s buffer,
+/// which are kept (its length is set to `len` first).
+///
+/// # Safety
+///
+/// `len <= out.capacity()`, the bytes of `out` up to `len` written.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn reserve_room(out: &mut Vec<u8>, len: usize, room: usize) {
+    if out.capacity() - len < room {
+        // SAFETY: the caller's.
+        unsafe { out.set_len(len) };
+        out.reserve(room);
+    }
+}
 
 /// Window of [`json_escape_run`].
 #[cfg(target_arch = "x86_64")]

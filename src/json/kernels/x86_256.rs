@@ -11,7 +11,10 @@ use crate::simd::memory::{
 };
 use crate::simd::utf8_check::{lookups, utf8_errors};
 
-use super::{JSON_WINDOW, JsonKernel};
+use super::planes::{
+    HIGH_CONT, HIGH_L2, HIGH_LONG, PlaneTables, PlaneVector, planes, two_byte_planes,
+};
+use super::{JSON_WINDOW, JsonKernel, reserve_room};
 
 /// [`Vector::table`] on 256-bit vectors, where AVX2 is enabled.
 #[inline]
@@ -19,6 +22,30 @@ use super::{JSON_WINDOW, JsonKernel};
 fn table256(t: &[u8; 16]) -> __m256i {
     // SAFETY: AVX2 is enabled.
     unsafe { __m256i::table(t) }
+}
+
+/// `x` in every byte.
+#[inline]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::cast_possible_wrap)]
+fn b(x: u8) -> __m256i {
+    _mm256_set1_epi8(x as i8)
+}
+
+/// [`PlaneVector::select`] on 256-bit vectors: `m ? y : x` bitwise.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn sel(m: __m256i, y: __m256i, x: __m256i) -> __m256i {
+    // SAFETY: AVX-512 F and VL are enabled.
+    unsafe { __m256i::select(m, y, x) }
+}
+
+/// [`Vector::high_nibble`] on 256-bit vectors.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn high_nibble(x: __m256i) -> __m256i {
+    // SAFETY: AVX2 is enabled.
+    unsafe { x.high_nibble() }
 }
 
 /// [`lookups`] on 256-bit vectors.
@@ -322,14 +349,8 @@ macro_rules! json_escape_body {
                     // SAFETY: `p < i + 32` and `i + 64 <= n`.
                     let b = unsafe { byte(src, p) };
                     if b < 0x80 {
-                        let word = if b == b'"' {
-                            quot
-                        } else {
-                            escapes[usize::from(b)]
-                        };
                         // SAFETY: `len + 8 <= out.capacity()` (ROOM).
-                        unsafe { store64_spare(out, len, word) };
-                        len += (word >> 56) as usize;
+                        len += unsafe { escape_ascii(b, quot, escapes, out, len) };
                         last = j + 1;
                     } else {
                         // SAFETY: `p + 4 <= i + 35 <= n`.
@@ -372,16 +393,9 @@ macro_rules! json_escape_body {
                         unsafe { store256_spare(out, len, rest) };
                     }
                 }
-                if last < end {
-                    // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`.
-                    let rest = unsafe { load256(src, i + last) };
-                    // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                    unsafe { store256_spare(out, len, rest) };
-                    len += end - last;
-                    i += end;
-                } else {
-                    i += last;
-                }
+                // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`
+                // where it matters; `len + 32 <= out.capacity()` (ROOM).
+                (i, len) = unsafe { window_tail(src, i, last, end, out, len) };
             }
             // SAFETY: the bytes up to `len` have been written.
             unsafe { out.set_len(len) };
@@ -523,22 +537,6 @@ unsafe fn pairs_window(
     Some(end + special.count_ones() as usize)
 }
 
-/// Nibble tables of [`planes_run`] (and of the 64-byte planes paths):
-/// 0xFF for the high nibbles of a class.
-const fn nibble_class(from: usize, to: usize) -> [u8; 16] {
-    let mut t = [0u8; 16];
-    let mut k = from;
-    while k <= to {
-        t[k] = 0xFF;
-        k += 1;
-    }
-    t
-}
-pub(super) static HIGH_L2: [u8; 16] = nibble_class(0xC, 0xD);
-pub(super) static HIGH_L3: [u8; 16] = nibble_class(0xE, 0xE);
-pub(super) static HIGH_L4: [u8; 16] = nibble_class(0xF, 0xF);
-pub(super) static HIGH_LEAD: [u8; 16] = nibble_class(0xC, 0xF);
-
 /// Three planes of 32 bytes (the first two in one vector) to 96 bytes:
 /// byte `3p + k` is byte `p` of plane `k`.
 static TRIPLES: [[u8; 64]; 2] = {
@@ -581,6 +579,36 @@ pub(super) unsafe fn escape_ascii(
     // SAFETY: `at + 8 <= out.capacity()` (the caller's).
     unsafe { store64_spare(out, at, word) };
     (word >> 56) as usize
+}
+
+/// The end of a window of `width` bytes at `src[i..]` whose escapes
+/// were written up to byte `len` of `out`'s buffer, the last one
+/// ending at byte `last` of the window: the clean bytes after it are
+/// copied (32 bytes stored). Returns where the next window starts and
+/// the new written length.
+///
+/// # Safety
+///
+/// The CPU must support AVX; `len + 32 <= out.capacity()`, and
+/// `i + last + 32 <= src.len()` if `last < width`.
+#[inline(always)]
+pub(super) unsafe fn window_tail(
+    src: &[u8],
+    i: usize,
+    last: usize,
+    width: usize,
+    out: &mut Vec<u8>,
+    len: usize,
+) -> (usize, usize) {
+    if last < width {
+        // SAFETY: `i + last + 32 <= src.len()`; AVX (the caller's).
+        let rest = unsafe { load256(src, i + last) };
+        // SAFETY: `len + 32 <= out.capacity()`; AVX (the caller's).
+        unsafe { store256_spare(out, len, rest) };
+        (i + width, len + width - last)
+    } else {
+        (i + last, len)
+    }
 }
 
 /// The 64-byte planes path for three-byte characters (and four-byte
@@ -663,26 +691,29 @@ fn planes_escapes(
     (special, true, letter, no_letter)
 }
 
-/// The second plane where there is something to escape: the escape's
-/// letter where `special`, nothing for the other ASCII bytes, `q1` for
-/// the rest.
+/// Planes 0 and 1 of [`planes`] with the ASCII bytes of window `c` put
+/// in (the byte itself, nothing) and the two-byte escapes of its bytes
+/// to escape (`special`, `any_special`, `letter`: [`planes_escapes`]).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-fn planes_letters(
-    q1: __m256i,
-    ascii: __m256i,
+fn with_ascii_and_escapes(
+    [q0, q1, q2]: [__m256i; 3],
+    c: __m256i,
     special: __m256i,
     any_special: bool,
     letter: __m256i,
-) -> __m256i {
-    if any_special {
+) -> [__m256i; 3] {
+    let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
+    let q0 = sel(special, b(b'\\'), sel(ascii, c, q0));
+    let q1 = if any_special {
         _mm256_andnot_si256(
             _mm256_andnot_si256(special, ascii),
-            _mm256_ternarylogic_epi32::<0xCA>(special, letter, q1),
+            sel(special, letter, q1),
         )
     } else {
         _mm256_andnot_si256(ascii, q1)
-    }
+    };
+    [q0, q1, q2]
 }
 
 /// The three planes interleaved into the output's two 64-byte parts
@@ -690,12 +721,7 @@ fn planes_letters(
 /// zero; the second part's up to the output's 96th byte).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-fn planes_weave(
-    q0: __m256i,
-    q1: __m256i,
-    q2: __m256i,
-    triples: [__m512i; 2],
-) -> ([__m512i; 2], [u64; 2]) {
+fn planes_weave([q0, q1, q2]: [__m256i; 3], triples: [__m512i; 2]) -> ([__m512i; 2], [u64; 2]) {
     let q01 = _mm512_inserti64x4::<1>(_mm512_zextsi256_si512(q0), q1);
     let q2 = _mm512_zextsi256_si512(q2);
     let out_a = _mm512_permutex2var_epi8(q01, triples[0], q2);
@@ -793,188 +819,85 @@ unsafe fn planes_run<const FOUR: bool>(
     // Room for a window: three bytes per position, 64 stored past.
     const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
     let n = src.len();
-    {
-        let b = |x: u8| _mm256_set1_epi8(x as i8);
-        let table = table256;
-        let (t_l2, t_l3, t_l4, t_lead) = (
-            table(&HIGH_L2),
-            table(&HIGH_L3),
-            table(&HIGH_L4),
-            table(&HIGH_LEAD),
-        );
-        let [k1_hi, k1_lo, k2_hi] = lookups256();
-        let hex_table = table(b"0123456789abcdef");
-        let (letters, triples) = planes_tables(letters);
-        let nibble = b(0x0F);
-        let zero = _mm256_setzero_si256();
-        let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
-        // `m ? y : x` bytewise (0xCA is `a ? b : c`).
-        let sel = |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
-        let kl = [k1_hi, k1_lo, k2_hi];
-        // Loads are within `src`: from `i - 3` (with `3 <= i`) to
-        // `i + 35 <= n`, by the loop's bounds.
-        // SAFETY: every `at` below is so.
-        let load = |at: usize| unsafe { load256(src, at) };
-        // The first three bytes of the run are checked once; after
-        // that each window checks three bytes ahead. A continuation
-        // byte at the start (after a malformed sequence the caller
-        // skipped) is malformed itself, whatever the bytes before it.
-        if n - i < 35 || src[i] & 0xC0 == 0x80 {
+    // SAFETY: AVX-512 F, BW and VL are enabled.
+    let tables = unsafe { PlaneTables::<__m256i>::new() };
+    let kl = lookups256();
+    let (letters, triples) = planes_tables(letters);
+    // Loads are within `src`: from `i - 3` (with `3 <= i`) to
+    // `i + 35 <= n`, by the loop's bounds.
+    // SAFETY: every `at` below is so.
+    let load = |at: usize| unsafe { load256(src, at) };
+    // The first three bytes of the run are checked once; after
+    // that each window checks three bytes ahead. A continuation
+    // byte at the start (after a malformed sequence the caller
+    // skipped) is malformed itself, whatever the bytes before it.
+    if n - i < 35 || src[i] & 0xC0 == 0x80 {
+        return (i, len);
+    }
+    let mut entry = true;
+    // A window's loads reach `i + 35`. A window is taken whole only
+    // with 67 bytes left, so that after it the loads of one more
+    // always fit: that one writes only the end of a character the
+    // whole one began.
+    while n - i >= 35 {
+        let whole = n - i >= 2 * JSON_WINDOW + 3;
+        // SAFETY: the bytes of `out` up to `len` are written.
+        unsafe { reserve_room(out, len, ROOM) };
+        let c = load(i);
+        let (p1, p2, p3) = (load(i - 1), load(i - 2), load(i - 3));
+        let (n1, n2, n3) = (load(i + 1), load(i + 2), load(i + 3));
+        let hc = high_nibble(c);
+        // The bytes to escape and their letters; a byte to escape
+        // without a two-byte escape is an error.
+        let (special, any_special, letter, no_letter) = planes_escapes(c, hc, lo_t, hi_t, letters);
+        let mut errors = _mm256_or_si256(utf8_errors256(kl, n3, n2, n1, c), no_letter);
+        if !FOUR {
+            // Four-byte leads are for the other variant.
+            errors = _mm256_or_si256(errors, _mm256_shuffle_epi8(tables.l4, hc));
+        }
+        let at_entry = entry;
+        if entry {
+            let first3 = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0);
+            let head = _mm256_and_si256(utf8_errors256(kl, c, p1, p2, p3), first3);
+            errors = _mm256_or_si256(errors, head);
+            entry = false;
+        }
+        let high = _mm256_movemask_epi8(c) as u32;
+        let ok =
+            whole && _mm256_testz_si256(errors, errors) == 1 && high.count_ones() >= PLANES_STAY;
+        // When this window fails, the leading continuation bytes
+        // finishing a character begun in the window before are
+        // still written (none at the run's entry: a character
+        // start): at most three, those the window before checked;
+        // more are malformed.
+        let carried = if ok || at_entry {
+            0
+        } else {
+            let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32 & high;
+            ((!cont).trailing_zeros() as usize).min(3)
+        };
+        if !ok && carried == 0 {
+            break;
+        }
+
+        // SAFETY: AVX-512 F, BW and VL are enabled.
+        let planes = unsafe { planes::<__m256i, FOUR>(&tables, c, hc, [p1, p2, p3], n1) };
+        let planes = with_ascii_and_escapes(planes, c, special, any_special, letter);
+        let (parts, mut keep) = planes_weave(planes, triples);
+        if !ok {
+            // Only the end of the character begun before.
+            keep = [keep[0] & ((1u64 << (3 * carried)) - 1), 0];
+        }
+        // SAFETY: `len + 128 <= out.capacity()` (ROOM).
+        len += unsafe { planes_store(out, len, parts, keep) };
+        if !ok {
+            i += carried;
             return (i, len);
         }
-        let mut entry = true;
-        // A window's loads reach `i + 35`. A window is taken whole only
-        // with 67 bytes left, so that after it the loads of one more
-        // always fit: that one writes only the end of a character the
-        // whole one began.
-        while n - i >= 35 {
-            let whole = n - i >= 2 * JSON_WINDOW + 3;
-            if out.capacity() - len < ROOM {
-                // SAFETY: the bytes of `out` up to `len` are written.
-                unsafe { out.set_len(len) };
-                out.reserve(ROOM);
-            }
-            let c = load(i);
-            let (p1, p2, p3) = (load(i - 1), load(i - 2), load(i - 3));
-            let (n1, n2, n3) = (load(i + 1), load(i + 2), load(i + 3));
-            let hc = high_nibble(c);
-            // The bytes to escape and their letters; a byte to escape
-            // without a two-byte escape is an error.
-            let (special, any_special, letter, no_letter) =
-                planes_escapes(c, hc, lo_t, hi_t, letters);
-            let mut errors = _mm256_or_si256(utf8_errors256(kl, n3, n2, n1, c), no_letter);
-            if !FOUR {
-                // Four-byte leads are for the other variant.
-                errors = _mm256_or_si256(errors, _mm256_shuffle_epi8(t_l4, hc));
-            }
-            let at_entry = entry;
-            if entry {
-                let first3 = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0);
-                let head = _mm256_and_si256(utf8_errors256(kl, c, p1, p2, p3), first3);
-                errors = _mm256_or_si256(errors, head);
-                entry = false;
-            }
-            let high = _mm256_movemask_epi8(c) as u32;
-            let ok = whole
-                && _mm256_testz_si256(errors, errors) == 1
-                && high.count_ones() >= PLANES_STAY;
-            // When this window fails, the leading continuation bytes
-            // finishing a character begun in the window before are
-            // still written (none at the run's entry: a character
-            // start): at most three, those the window before checked;
-            // more are malformed.
-            let carried = if ok || at_entry {
-                0
-            } else {
-                let cont = _mm256_movemask_epi8(_mm256_cmpgt_epi8(b(0xC0), c)) as u32 & high;
-                ((!cont).trailing_zeros() as usize).min(3)
-            };
-            if !ok && carried == 0 {
-                break;
-            }
-
-            // Roles of each byte, from its class and the classes of
-            // the bytes before it.
-            let (hp1, hp2, hp3) = (high_nibble(p1), high_nibble(p2), high_nibble(p3));
-            let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
-            let lead = _mm256_shuffle_epi8(t_lead, hc);
-            let l2 = _mm256_shuffle_epi8(t_l2, hc);
-            let l2c = _mm256_shuffle_epi8(t_l2, hp1);
-            let l3c1 = _mm256_shuffle_epi8(t_l3, hp1);
-            let l3c2 = _mm256_shuffle_epi8(t_l3, hp2);
-
-            // Hex digit values: `p` the byte before, `c` the byte, `n`
-            // the byte after.
-            let c_lo = _mm256_and_si256(c, nibble);
-            let p1_2 = _mm256_slli_epi16(p1, 2);
-            // ((p & 3) << 2) | (c >> 4 & 3): the bits of `hc` outside
-            // 0x0C are its low two, so a bitwise select does it.
-            let x1 = sel(b(0x0C), p1_2, hc);
-            // p >> 2 & 7
-            let na = _mm256_and_si256(_mm256_srli_epi16(p1, 2), b(0x07));
-            // p & 15
-            let nb = _mm256_and_si256(p1, nibble);
-            // c >> 2 & 15
-            let nd = _mm256_and_si256(_mm256_srli_epi16(c, 2), nibble);
-            // The three planes: digit values, then hex, then the fixed
-            // bytes; zero where nothing is written.
-            let mut d0 = sel(l3c1, nb, na);
-            d0 = sel(l3c2, x1, d0);
-            let mut d1 = sel(l3c1, nd, x1);
-            d1 = sel(l3c2, c_lo, d1);
-            let mut d2 = c_lo;
-            let mut escaped = _mm256_or_si256(special, lead);
-            let mut u_byte = lead;
-            let mut three = _mm256_or_si256(l2, l2c);
-            let mut d_byte = zero;
-            if FOUR {
-                let l4 = _mm256_shuffle_epi8(t_l4, hc);
-                let l4c1 = _mm256_shuffle_epi8(t_l4, hp1);
-                let l4c2 = _mm256_shuffle_epi8(t_l4, hp2);
-                let l4c3 = _mm256_shuffle_epi8(t_l4, hp3);
-                // Four-byte characters: `u` = the plane (5 bits), the
-                // high surrogate's digits are 8 | (u - 1) >> 2, (u -
-                // 1) & 3 << 2 | (c & 15) >> 2, (c & 3) << 2 | n >> 4 &
-                // 3; the low surrogate's first one 0xC | p >> 2 & 3.
-                // (Selects by a constant mask where the other operand
-                // has no bits under it; 0xEA is `a & b | c`.)
-                let u1 = _mm256_sub_epi8(sel(b(0x1C), p1_2, hc), b(1));
-                let ng =
-                    _mm256_ternarylogic_epi32::<0xEA>(_mm256_srli_epi16(u1, 2), b(0x03), b(0x08));
-                let nh = sel(
-                    b(0x0C),
-                    _mm256_slli_epi16(u1, 2),
-                    _mm256_and_si256(nd, b(0x03)),
-                );
-                let ni = sel(b(0x0C), _mm256_slli_epi16(c, 2), high_nibble(n1));
-                let nf = _mm256_ternarylogic_epi32::<0xEA>(na, b(0x03), b(0x0C));
-                d0 = sel(l4c1, ng, d0);
-                d0 = sel(l4c3, nf, d0);
-                d1 = sel(l4c1, nh, d1);
-                d2 = sel(l4c1, ni, d2);
-                escaped = _mm256_or_si256(escaped, l4c2);
-                u_byte = _mm256_or_si256(u_byte, l4c2);
-                d_byte = _mm256_or_si256(l4, l4c2);
-                three = _mm256_or_si256(
-                    three,
-                    _mm256_or_si256(_mm256_or_si256(l4, l4c1), _mm256_or_si256(l4c2, l4c3)),
-                );
-            }
-            let mut q0 = _mm256_shuffle_epi8(hex_table, d0);
-            let mut q1 = _mm256_shuffle_epi8(hex_table, d1);
-            let mut q2 = _mm256_shuffle_epi8(hex_table, d2);
-            q0 = sel(ascii, c, q0);
-            q0 = sel(escaped, b(b'\\'), q0);
-            q1 = sel(u_byte, b(b'u'), q1);
-            q1 = planes_letters(q1, ascii, special, any_special, letter);
-            if FOUR {
-                q2 = sel(d_byte, b(b'd'), q2);
-            }
-            q2 = sel(l2, b(b'0'), q2);
-            // Three bytes: two-byte and four-byte characters.
-            q2 = _mm256_and_si256(q2, three);
-
-            let (parts, mut keep) = planes_weave(q0, q1, q2, triples);
-            if !ok {
-                // Only the end of the character begun before.
-                keep = [keep[0] & ((1u64 << (3 * carried)) - 1), 0];
-            }
-            // SAFETY: `len + 128 <= out.capacity()` (ROOM).
-            len += unsafe { planes_store(out, len, parts, keep) };
-            if !ok {
-                i += carried;
-                return (i, len);
-            }
-            i += JSON_WINDOW;
-        }
-        (i, len)
+        i += JSON_WINDOW;
     }
+    (i, len)
 }
-
-/// High nibbles 8 to B: continuation bytes.
-pub(super) static HIGH_CONT: [u8; 16] = nibble_class(0x8, 0xB);
-/// High nibbles E and F: leads of three- and four-byte characters.
-pub(super) static HIGH_LONG: [u8; 16] = nibble_class(0xE, 0xF);
 
 /// [`planes_run`] for text whose only multibyte characters are two
 /// bytes long (Latin, Greek, Cyrillic, Hebrew, Arabic...): each lead
@@ -1003,95 +926,70 @@ unsafe fn planes_two(
 ) -> (usize, usize) {
     const ROOM: usize = 3 * JSON_WINDOW + 64 + 16;
     let n = src.len();
-    {
-        let b = |x: u8| _mm256_set1_epi8(x as i8);
-        let table = table256;
-        let (t_lead, t_cont, t_long) = (table(&HIGH_L2), table(&HIGH_CONT), table(&HIGH_LONG));
-        let hex_table = table(b"0123456789abcdef");
-        let (letters, triples) = planes_tables(letters);
-        let nibble = b(0x0F);
-        let high_nibble = |x: __m256i| _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
-        let sel = |m: __m256i, y: __m256i, x: __m256i| _mm256_ternarylogic_epi32::<0xCA>(m, y, x);
-        // Loads are within `src`: from `i - 1` (with `3 <= i`) to
-        // `i + 33 <= n`, by the loop's bounds.
-        // SAFETY: every `at` below is so.
-        let load = |at: usize| unsafe { load256(src, at) };
-        // No window may start with a continuation byte: the run starts
-        // at a character, and a lead at a window's end takes its second
-        // byte along, so one there is malformed (it is checked here,
-        // not with the window's other bytes). Each window's leads are
-        // checked against the bytes after them, the byte after the
-        // window included.
-        while n - i >= 2 * JSON_WINDOW {
-            if src[i] & 0xC0 == 0x80 {
-                break;
-            }
-            if out.capacity() - len < ROOM {
-                // SAFETY: the bytes of `out` up to `len` are written.
-                unsafe { out.set_len(len) };
-                out.reserve(ROOM);
-            }
-            let (c, p1, n1) = (load(i), load(i - 1), load(i + 1));
-            let hc = high_nibble(c);
-            let lead = _mm256_shuffle_epi8(t_lead, hc);
-            let cont = _mm256_shuffle_epi8(t_cont, hc);
-            let next_cont = _mm256_shuffle_epi8(t_cont, high_nibble(n1));
-            // The bytes to escape and their letters; a byte to escape
-            // without a two-byte escape is an error.
-            let (special, any_special, letter, no_letter) =
-                planes_escapes(c, hc, lo_t, hi_t, letters);
-            // Malformed or not for this path: a lead not followed by a
-            // continuation byte or the other way round (a
-            // continuation byte at the window's start follows the
-            // previous window's last lead, checked there), C0 and C1,
-            // longer characters, escapes of six bytes.
-            let errors = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_xor_si256(lead, next_cont),
-                    _mm256_shuffle_epi8(t_long, hc),
-                ),
-                _mm256_or_si256(
-                    no_letter,
-                    _mm256_cmpeq_epi8(_mm256_and_si256(c, b(0xFE)), b(0xC0)),
-                ),
-            );
-            if _mm256_testz_si256(errors, errors) == 0
-                || (_mm256_movemask_epi8(c) as u32).count_ones() < PLANES_STAY
-            {
-                break;
-            }
-            // Two hex digits from the lead (before), one and a half
-            // from the second byte.
-            let x1 = _mm256_ternarylogic_epi32::<0xF8>(
-                _mm256_and_si256(_mm256_slli_epi16(p1, 2), b(0x0C)),
-                hc,
-                b(0x03),
-            );
-            let na = _mm256_and_si256(_mm256_srli_epi16(p1, 2), b(0x07));
-            let ascii = _mm256_cmpgt_epi8(c, b(0xFF));
-            let mut q0 = sel(ascii, c, _mm256_shuffle_epi8(hex_table, na));
-            q0 = sel(_mm256_or_si256(special, lead), b(b'\\'), q0);
-            let mut q1 = sel(lead, b(b'u'), _mm256_shuffle_epi8(hex_table, x1));
-            q1 = planes_letters(q1, ascii, special, any_special, letter);
-            let q2 = _mm256_and_si256(
-                sel(
-                    lead,
-                    b(b'0'),
-                    _mm256_shuffle_epi8(hex_table, _mm256_and_si256(c, nibble)),
-                ),
-                _mm256_or_si256(lead, cont),
-            );
-            let (parts, keep) = planes_weave(q0, q1, q2, triples);
-            // SAFETY: `len + 128 <= out.capacity()` (ROOM).
-            len += unsafe { planes_store(out, len, parts, keep) };
-            // A lead at the window's end: its second byte goes with
-            // it (it was checked above).
-            // SAFETY: at most 96 bytes were written in the window, so
-            // `len + 4 <= out.capacity()` (ROOM).
-            (i, len) = unsafe { lead_at_window_end(src, i + JSON_WINDOW, out, len) };
+    let (t_lead, t_cont, t_long) = (
+        table256(&HIGH_L2),
+        table256(&HIGH_CONT),
+        table256(&HIGH_LONG),
+    );
+    let hex_table = table256(b"0123456789abcdef");
+    let (letters, triples) = planes_tables(letters);
+    // Loads are within `src`: from `i - 1` (with `3 <= i`) to
+    // `i + 33 <= n`, by the loop's bounds.
+    // SAFETY: every `at` below is so.
+    let load = |at: usize| unsafe { load256(src, at) };
+    // No window may start with a continuation byte: the run starts
+    // at a character, and a lead at a window's end takes its second
+    // byte along, so one there is malformed (it is checked here,
+    // not with the window's other bytes). Each window's leads are
+    // checked against the bytes after them, the byte after the
+    // window included.
+    while n - i >= 2 * JSON_WINDOW {
+        if src[i] & 0xC0 == 0x80 {
+            break;
         }
-        (i, len)
+        // SAFETY: the bytes of `out` up to `len` are written.
+        unsafe { reserve_room(out, len, ROOM) };
+        let (c, p1, n1) = (load(i), load(i - 1), load(i + 1));
+        let hc = high_nibble(c);
+        let lead = _mm256_shuffle_epi8(t_lead, hc);
+        let cont = _mm256_shuffle_epi8(t_cont, hc);
+        let next_cont = _mm256_shuffle_epi8(t_cont, high_nibble(n1));
+        // The bytes to escape and their letters; a byte to escape
+        // without a two-byte escape is an error.
+        let (special, any_special, letter, no_letter) = planes_escapes(c, hc, lo_t, hi_t, letters);
+        // Malformed or not for this path: a lead not followed by a
+        // continuation byte or the other way round (a
+        // continuation byte at the window's start follows the
+        // previous window's last lead, checked there), C0 and C1,
+        // longer characters, escapes of six bytes.
+        let errors = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_xor_si256(lead, next_cont),
+                _mm256_shuffle_epi8(t_long, hc),
+            ),
+            _mm256_or_si256(
+                no_letter,
+                _mm256_cmpeq_epi8(_mm256_and_si256(c, b(0xFE)), b(0xC0)),
+            ),
+        );
+        if _mm256_testz_si256(errors, errors) == 0
+            || (_mm256_movemask_epi8(c) as u32).count_ones() < PLANES_STAY
+        {
+            break;
+        }
+        // SAFETY: AVX-512 F, BW and VL are enabled.
+        let planes = unsafe { two_byte_planes(hex_table, c, hc, p1, lead, cont) };
+        let planes = with_ascii_and_escapes(planes, c, special, any_special, letter);
+        let (parts, keep) = planes_weave(planes, triples);
+        // SAFETY: `len + 128 <= out.capacity()` (ROOM).
+        len += unsafe { planes_store(out, len, parts, keep) };
+        // A lead at the window's end: its second byte goes with
+        // it (it was checked above).
+        // SAFETY: at most 96 bytes were written in the window, so
+        // `len + 4 <= out.capacity()` (ROOM).
+        (i, len) = unsafe { lead_at_window_end(src, i + JSON_WINDOW, out, len) };
     }
+    (i, len)
 }
 
 /// Without AVX-512, a window with this many bytes from 0x80 up (text

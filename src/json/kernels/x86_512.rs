@@ -16,8 +16,9 @@ use crate::simd::memory::{
 };
 use crate::simd::utf8_check::{lookups, utf8_errors};
 
-use super::x86_256::{HIGH_CONT, HIGH_L2, HIGH_L3, HIGH_L4, HIGH_LEAD, HIGH_LONG};
-use super::x86_256::{escape_ascii, lead_at_window_end, lookups256, utf8_errors256};
+use super::planes::{HIGH_CONT, HIGH_L2, HIGH_LONG, PlaneTables, planes, two_byte_planes};
+use super::reserve_room;
+use super::x86_256::{escape_ascii, lead_at_window_end, lookups256, utf8_errors256, window_tail};
 
 /// Where [`unit_escapes`] takes each output byte's nibble from in the
 /// units (bit offsets; `\` and `u` are put in after).
@@ -122,7 +123,7 @@ pub(super) unsafe fn escape_char(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub(super) unsafe fn walk_window(
     src: &[u8],
-    mut i: usize,
+    i: usize,
     v: __m256i,
     m: u32,
     out: &mut Vec<u8>,
@@ -169,17 +170,8 @@ pub(super) unsafe fn walk_window(
         // SAFETY: within the room (the caller's); AVX is enabled.
         unsafe { store256_spare(out, len, rest) };
     }
-    if last < W {
-        // SAFETY: as above.
-        let rest = unsafe { load256(src, i + last) };
-        // SAFETY: as above.
-        unsafe { store256_spare(out, len, rest) };
-        len += W - last;
-        i += W;
-    } else {
-        i += last;
-    }
-    Ok((i, len))
+    // SAFETY: within `src` and the room, as above; AVX is enabled.
+    Ok(unsafe { window_tail(src, i, last, W, out, len) })
 }
 
 /// Text copied as it is (`JSON_UNESCAPED_UNICODE`), 32 bytes at a time
@@ -244,11 +236,8 @@ unsafe fn raw_run(
     }
     let mut ascii = 0;
     while n - i >= 2 * W {
-        if out.capacity() - len < W {
-            // SAFETY: the bytes of `out` up to `len` are written.
-            unsafe { out.set_len(len) };
-            out.reserve(W);
-        }
+        // SAFETY: the bytes of `out` up to `len` are written.
+        unsafe { reserve_room(out, len, W) };
         // SAFETY: `i + 35 <= i + 64 <= n` for these four; AVX2.
         let v = unsafe { load256(src, i) };
         // SAFETY: as above.
@@ -437,12 +426,70 @@ fn b(x: u8) -> __m512i {
     _mm512_set1_epi8(x as i8)
 }
 
-/// `m ? y : x` bytewise.
+/// Planes 0 and 1 of [`planes`] with the ASCII bytes of window `c`
+/// put in (`high`: its bytes from 0x80 up): the byte itself, nothing;
+/// and the two-byte escapes of its bytes to escape (`special`, `letter`:
+/// [`escapes_of`]).
 #[inline]
-#[target_feature(enable = "avx512f")]
-fn sel(m: __m512i, y: __m512i, x: __m512i) -> __m512i {
-    // 0xCA is `a ? b : c`.
-    _mm512_ternarylogic_epi32::<0xCA>(m, y, x)
+#[target_feature(enable = "avx512f,avx512bw")]
+fn with_ascii_and_escapes(
+    [mut q0, mut q1, q2]: [__m512i; 3],
+    c: __m512i,
+    high: u64,
+    special: u64,
+    letter: __m512i,
+) -> [__m512i; 3] {
+    q0 = _mm512_mask_mov_epi8(q0, !high, c);
+    q1 = _mm512_maskz_mov_epi8(high, q1);
+    if special != 0 {
+        q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
+        q1 = _mm512_mask_mov_epi8(q1, special, letter);
+    }
+    [q0, q1, q2]
+}
+
+/// The three planes of a window interleaved ([`WEAVE`]) into three
+/// 64-byte parts, whose bytes to keep (those not zero) are stored one
+/// after the other at byte `at` of `out`'s buffer; with `carried_only`,
+/// only the shares of the first `carried_only` bytes. Returns how many
+/// bytes were stored.
+///
+/// # Safety
+///
+/// `at + 192 <= out.capacity()`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+unsafe fn weave_store(
+    out: &mut Vec<u8>,
+    at: usize,
+    [q0, q1, q2]: [__m512i; 3],
+    carried_only: Option<usize>,
+) -> usize {
+    // Planes 0 and 1 cut down to the lanes each part needs.
+    let lanes = [
+        _mm512_shuffle_i64x2::<0x44>(q0, q1),
+        _mm512_shuffle_i64x2::<0x99>(q0, q1),
+        _mm512_shuffle_i64x2::<0xEE>(q0, q1),
+    ];
+    let mut written = 0;
+    for (weave, lanes) in WEAVE.iter().zip(lanes) {
+        // SAFETY: the table is 64 bytes long; AVX-512 F.
+        let index = unsafe { load512(weave, 0) };
+        let part = _mm512_permutex2var_epi8(lanes, index, q2);
+        let mut keep: u64 = _mm512_test_epi8_mask(part, part);
+        if let Some(carried) = carried_only {
+            keep &= (1u64 << (3 * carried)) - 1;
+        }
+        let packed = _mm512_maskz_compress_epi8(keep, part);
+        // SAFETY: `at + written + 64 <= at + 192 <= out.capacity()` (the
+        // caller's); AVX-512 F.
+        unsafe { store512_spare(out, at + written, packed) };
+        written += keep.count_ones() as usize;
+        if carried_only.is_some() {
+            break;
+        }
+    }
+    written
 }
 
 /// `x86::planes_run` on 64-byte windows, every operation on 512-bit
@@ -491,20 +538,13 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
         return (i, len);
     }
     let (lo_t, hi_t) = (table(lo_t), table(hi_t));
-    let (t_l2, t_l3, t_l4, t_lead) = (
-        table(&HIGH_L2),
-        table(&HIGH_L3),
-        table(&HIGH_L4),
-        table(&HIGH_LEAD),
-    );
+    // SAFETY: AVX-512 F and BW are enabled.
+    let tables = unsafe { PlaneTables::<__m512i>::new() };
     let kl = utf8_lookups();
-    let hex_table = table(b"0123456789abcdef");
     // SAFETY: `letters` is 128 bytes long; AVX-512 F is enabled.
     let letters_lo = unsafe { load512(letters, 0) };
     // SAFETY: as above.
     let letters_hi = unsafe { load512(letters, 64) };
-    let nibble = b(0x0F);
-    let zero = _mm512_setzero_si512();
     let mut entry = true;
     // A window's loads reach `i + 67`. A window is taken whole only
     // with 131 bytes left, so that after it the loads of one more
@@ -512,11 +552,8 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
     // whole one began.
     while n - i >= WIDE + 3 {
         let whole = n - i >= 2 * WIDE + 3;
-        if out.capacity() - len < ROOM {
-            // SAFETY: the bytes of `out` up to `len` are written.
-            unsafe { out.set_len(len) };
-            out.reserve(ROOM);
-        }
+        // SAFETY: the bytes of `out` up to `len` are written.
+        unsafe { reserve_room(out, len, ROOM) };
         // SAFETY: within `src` (the bounds above); AVX-512 F.
         let c = unsafe { load512(src, i) };
         // SAFETY: within `src` (the bounds above); AVX-512 F.
@@ -537,7 +574,7 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
         let mut errors = utf8_errors_512(kl, n3, n2, n1, c);
         if !FOUR {
             // Four-byte leads are for the other variant.
-            errors = _mm512_or_si512(errors, _mm512_shuffle_epi8(t_l4, hc));
+            errors = _mm512_or_si512(errors, _mm512_shuffle_epi8(tables.l4, hc));
         }
         let mut bad: u64 = _mm512_test_epi8_mask(errors, errors) | no_letter;
         let at_entry = entry;
@@ -562,101 +599,14 @@ pub(super) unsafe fn planes_wide<const FOUR: bool>(
             break;
         }
 
-        // Roles of each byte, from its class and the classes of
-        // the bytes before it (as in `x86::planes_run`).
-        let (hp1, hp2, hp3) = (high_nibble(p1), high_nibble(p2), high_nibble(p3));
-        let lead = _mm512_shuffle_epi8(t_lead, hc);
-        let l2 = _mm512_shuffle_epi8(t_l2, hc);
-        let l2c = _mm512_shuffle_epi8(t_l2, hp1);
-        let l3c1 = _mm512_shuffle_epi8(t_l3, hp1);
-        let l3c2 = _mm512_shuffle_epi8(t_l3, hp2);
-
-        // Hex digit values: `p` the byte before, `c` the byte, `n`
-        // the byte after.
-        let c_lo = _mm512_and_si512(c, nibble);
-        let p1_2 = _mm512_slli_epi16::<2>(p1);
-        let x1 = sel(b(0x0C), p1_2, hc);
-        let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
-        let nb = _mm512_and_si512(p1, nibble);
-        let nd = _mm512_and_si512(_mm512_srli_epi16::<2>(c), nibble);
-        let mut d0 = sel(l3c1, nb, na);
-        d0 = sel(l3c2, x1, d0);
-        let mut d1 = sel(l3c1, nd, x1);
-        d1 = sel(l3c2, c_lo, d1);
-        let mut d2 = c_lo;
-        let mut escaped = lead;
-        let mut u_byte = lead;
-        let mut three = _mm512_or_si512(l2, l2c);
-        let mut d_byte = zero;
-        if FOUR {
-            let l4 = _mm512_shuffle_epi8(t_l4, hc);
-            let l4c1 = _mm512_shuffle_epi8(t_l4, hp1);
-            let l4c2 = _mm512_shuffle_epi8(t_l4, hp2);
-            let l4c3 = _mm512_shuffle_epi8(t_l4, hp3);
-            let u1 = _mm512_sub_epi8(sel(b(0x1C), p1_2, hc), b(1));
-            let ng =
-                _mm512_ternarylogic_epi32::<0xEA>(_mm512_srli_epi16::<2>(u1), b(0x03), b(0x08));
-            let nh = sel(
-                b(0x0C),
-                _mm512_slli_epi16::<2>(u1),
-                _mm512_and_si512(nd, b(0x03)),
-            );
-            let ni = sel(b(0x0C), _mm512_slli_epi16::<2>(c), high_nibble(n1));
-            let nf = _mm512_ternarylogic_epi32::<0xEA>(na, b(0x03), b(0x0C));
-            d0 = sel(l4c1, ng, d0);
-            d0 = sel(l4c3, nf, d0);
-            d1 = sel(l4c1, nh, d1);
-            d2 = sel(l4c1, ni, d2);
-            escaped = _mm512_or_si512(escaped, l4c2);
-            u_byte = _mm512_or_si512(u_byte, l4c2);
-            d_byte = _mm512_or_si512(l4, l4c2);
-            three = _mm512_or_si512(
-                three,
-                _mm512_or_si512(_mm512_or_si512(l4, l4c1), _mm512_or_si512(l4c2, l4c3)),
-            );
-        }
-        let mut q0 = sel(escaped, b(b'\\'), _mm512_shuffle_epi8(hex_table, d0));
-        q0 = _mm512_mask_mov_epi8(q0, !high, c);
-        let mut q1 = sel(u_byte, b(b'u'), _mm512_shuffle_epi8(hex_table, d1));
-        q1 = _mm512_maskz_mov_epi8(high, q1);
-        if special != 0 {
-            q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
-            q1 = _mm512_mask_mov_epi8(q1, special, letter);
-        }
-        let mut q2 = _mm512_shuffle_epi8(hex_table, d2);
-        if FOUR {
-            q2 = sel(d_byte, b(b'd'), q2);
-        }
-        q2 = sel(l2, b(b'0'), q2);
-        // Three bytes: two-byte and four-byte characters.
-        q2 = _mm512_and_si512(q2, three);
-
-        // Planes 0 and 1 cut down to the lanes each part needs.
-        let lanes = [
-            _mm512_shuffle_i64x2::<0x44>(q0, q1),
-            _mm512_shuffle_i64x2::<0x99>(q0, q1),
-            _mm512_shuffle_i64x2::<0xEE>(q0, q1),
-        ];
-        let mut written = 0;
-        for (k, (weave, lanes)) in WEAVE.iter().zip(lanes).enumerate() {
-            // SAFETY: the table is 64 bytes long; AVX-512 F.
-            let index = unsafe { load512(weave, 0) };
-            let part = _mm512_permutex2var_epi8(lanes, index, q2);
-            let mut keep: u64 = _mm512_test_epi8_mask(part, part);
-            if !ok {
-                // Only the end of the character begun before.
-                if k > 0 {
-                    break;
-                }
-                keep &= (1u64 << (3 * carried)) - 1;
-            }
-            let packed = _mm512_maskz_compress_epi8(keep, part);
-            // SAFETY: `len + written + 64 <= out.capacity()` (the room
-            // reserved for the window); AVX-512 F.
-            unsafe { store512_spare(out, len + written, packed) };
-            written += keep.count_ones() as usize;
-        }
-        len += written;
+        // SAFETY: AVX-512 F and BW are enabled.
+        let [q0, q1, q2] = unsafe { planes::<__m512i, FOUR>(&tables, c, hc, [p1, p2, p3], n1) };
+        let planes = with_ascii_and_escapes([q0, q1, q2], c, high, special, letter);
+        // Only the end of the character begun before when the window
+        // failed.
+        let carried_only = (!ok).then_some(carried);
+        // SAFETY: `len + 192 <= out.capacity()` (ROOM).
+        len += unsafe { weave_store(out, len, planes, carried_only) };
         if !ok {
             i += carried;
             return (i, len);
@@ -714,7 +664,6 @@ pub(super) unsafe fn planes_two_wide(
     let letters_lo = unsafe { load512(letters, 0) };
     // SAFETY: as above.
     let letters_hi = unsafe { load512(letters, 64) };
-    let nibble = b(0x0F);
     // No window may start with a continuation byte (as in
     // `x86::planes_two`); each window's leads are checked against
     // the bytes after them, the byte after the window included.
@@ -722,11 +671,8 @@ pub(super) unsafe fn planes_two_wide(
         if src[i] & 0xC0 == 0x80 {
             break;
         }
-        if out.capacity() - len < ROOM {
-            // SAFETY: the bytes of `out` up to `len` are written.
-            unsafe { out.set_len(len) };
-            out.reserve(ROOM);
-        }
+        // SAFETY: the bytes of `out` up to `len` are written.
+        unsafe { reserve_room(out, len, ROOM) };
         // SAFETY: within `src` (the bounds above); AVX-512 F.
         let c = unsafe { load512(src, i) };
         // SAFETY: within `src` (the bounds above); AVX-512 F.
@@ -755,51 +701,15 @@ pub(super) unsafe fn planes_two_wide(
         if bad != 0 || high.count_ones() < WIDE_STAY {
             break;
         }
-        // Two hex digits from the lead (before), one and a half
-        // from the second byte.
-        let x1 = _mm512_ternarylogic_epi32::<0xF8>(
-            _mm512_and_si512(_mm512_slli_epi16::<2>(p1), b(0x0C)),
-            hc,
-            b(0x03),
-        );
-        let na = _mm512_and_si512(_mm512_srli_epi16::<2>(p1), b(0x07));
-        let mut q0 = _mm512_mask_mov_epi8(_mm512_shuffle_epi8(hex_table, na), !high, c);
-        q0 = sel(lead, b(b'\\'), q0);
-        let mut q1 = sel(lead, b(b'u'), _mm512_shuffle_epi8(hex_table, x1));
-        q1 = _mm512_maskz_mov_epi8(high, q1);
-        if special != 0 {
-            q0 = _mm512_mask_mov_epi8(q0, special, b(b'\\'));
-            q1 = _mm512_mask_mov_epi8(q1, special, letter);
-        }
-        let q2 = _mm512_and_si512(
-            sel(
-                lead,
-                b(b'0'),
-                _mm512_shuffle_epi8(hex_table, _mm512_and_si512(c, nibble)),
-            ),
-            _mm512_or_si512(lead, cont),
-        );
-        let lanes = [
-            _mm512_shuffle_i64x2::<0x44>(q0, q1),
-            _mm512_shuffle_i64x2::<0x99>(q0, q1),
-            _mm512_shuffle_i64x2::<0xEE>(q0, q1),
-        ];
-        let mut written = 0;
-        for (weave, lanes) in WEAVE.iter().zip(lanes) {
-            // SAFETY: the table is 64 bytes long; AVX-512 F.
-            let index = unsafe { load512(weave, 0) };
-            let part = _mm512_permutex2var_epi8(lanes, index, q2);
-            let keep: u64 = _mm512_test_epi8_mask(part, part);
-            let packed = _mm512_maskz_compress_epi8(keep, part);
-            // SAFETY: `len + written + 64 <= out.capacity()` (the room
-            // reserved for the window); AVX-512 F.
-            unsafe { store512_spare(out, len + written, packed) };
-            written += keep.count_ones() as usize;
-        }
+        // SAFETY: AVX-512 F and BW are enabled.
+        let planes = unsafe { two_byte_planes(hex_table, c, hc, p1, lead, cont) };
+        let planes = with_ascii_and_escapes(planes, c, high, special, letter);
+        // SAFETY: `len + 192 <= out.capacity()` (ROOM).
+        len += unsafe { weave_store(out, len, planes, None) };
         // A lead at the window's end: its second byte goes with it
         // (it was checked above).
         // SAFETY: within the room reserved for the window.
-        (i, len) = unsafe { lead_at_window_end(src, i + WIDE, out, len + written) };
+        (i, len) = unsafe { lead_at_window_end(src, i + WIDE, out, len) };
     }
     (i, len)
 }

@@ -77,16 +77,17 @@ impl Core {
 
     /// `xmlParseComment`, its text collected in the reused markup buffer.
     pub(in crate::libxml) fn parse_comment(&mut self, sink: &mut impl Sax) {
-        let mut buf = std::mem::take(&mut self.pools.markup_buf);
-        buf.clear();
-        self.parse_comment_into(sink, &mut buf);
-        self.keep_markup_buf(buf);
+        self.with_markup_buf(|core, buf| core.parse_comment_into(sink, buf));
     }
 
-    /// Puts the markup buffer back for the next comment or PI, unless a
-    /// long one made it large.
-    fn keep_markup_buf(&mut self, buf: Vec<u8>) {
+    /// Runs `parse` with the reused markup buffer, emptied; the buffer is
+    /// put back for the next comment or PI unless a long one made it
+    /// large.
+    fn with_markup_buf(&mut self, parse: impl FnOnce(&mut Self, &mut Vec<u8>)) {
         const KEPT: usize = 1 << 16;
+        let mut buf = std::mem::take(&mut self.pools.markup_buf);
+        buf.clear();
+        parse(self, &mut buf);
         if buf.capacity() <= KEPT {
             self.pools.markup_buf = buf;
         }
@@ -260,10 +261,7 @@ impl Core {
 
     /// `xmlParsePI`, target and data collected in the reused markup buffer.
     pub(in crate::libxml) fn parse_pi(&mut self, sink: &mut impl Sax) {
-        let mut buf = std::mem::take(&mut self.pools.markup_buf);
-        buf.clear();
-        self.parse_pi_into(sink, &mut buf);
-        self.keep_markup_buf(buf);
+        self.with_markup_buf(|core, buf| core.parse_pi_into(sink, buf));
     }
 
     /// `xmlParsePI` with the target, then the data, in `buf`.
