@@ -104,6 +104,7 @@ pub enum Event {
 impl Event {
     /// An [`Event::StartElement`] of `name` and `attributes`, taken as
     /// they are (see [`StartTag::new`]).
+    #[must_use]
     pub fn start<N, K, V, I>(name: N, attributes: I) -> Self
     where
         N: AsRef<[u8]>,
@@ -116,11 +117,13 @@ impl Event {
     }
 
     /// An [`Event::StartElement`] of `name` without attributes.
+    #[must_use]
     pub fn start_bare(name: impl AsRef<[u8]>) -> Self {
         Self::start(name, std::iter::empty::<(&[u8], &[u8])>())
     }
 
     /// An [`Event::EndElement`] of `name`.
+    #[must_use]
     pub fn end(name: impl AsRef<[u8]>) -> Self {
         Self::EndElement {
             name: name.as_ref().to_vec(),
@@ -128,6 +131,7 @@ impl Event {
     }
 
     /// An [`Event::CharacterData`] of `data`.
+    #[must_use]
     pub fn text(data: impl AsRef<[u8]>) -> Self {
         Self::CharacterData(data.as_ref().to_vec())
     }

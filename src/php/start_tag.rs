@@ -49,6 +49,7 @@ impl StartTag {
     /// assert_eq!(tag.name(), b"ITEM");
     /// assert_eq!(Event::start("ITEM", [("ID", "7")]), Event::StartElement(tag));
     /// ```
+    #[must_use]
     pub fn new<N, K, V, I>(name: N, attributes: I) -> Self
     where
         N: AsRef<[u8]>,
@@ -132,6 +133,7 @@ impl StartTag {
     }
 
     /// The attributes as `(name, value)` pairs, in PHP's array order.
+    #[must_use]
     pub fn attributes(&self) -> Attributes<'_> {
         let strings_at = self.strings_at();
         Attributes {

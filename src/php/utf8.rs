@@ -258,12 +258,11 @@ impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
             };
             let value_at = key_at + key_len;
             at = value_at + value.len();
-            match (all.get(key_at..value_at), all.get(value_at..at)) {
-                (Some(key), Some(value)) => pairs.push((key, value)),
-                _ => {
-                    self.buffers.pairs = reborrow(pairs);
-                    return None;
-                }
+            if let (Some(key), Some(value)) = (all.get(key_at..value_at), all.get(value_at..at)) {
+                pairs.push((key, value));
+            } else {
+                self.buffers.pairs = reborrow(pairs);
+                return None;
             }
         }
         self.handler.start_element(name, &pairs);
