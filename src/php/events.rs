@@ -19,7 +19,8 @@ use crate::php::start_tag::StartTag;
 ///
 /// The events the reader yields most (start and end tags, text) hold one
 /// buffer each: reading owned events costs at most one allocation per
-/// event. [`Event::start`], [`Event::end`] and [`Event::text`] make them,
+/// event. [`StartTag::new`] (an [`Event`] by `into()`), [`Event::end`]
+/// and [`Event::text`] make them,
 /// for example to compare with what the reader yields.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -101,27 +102,14 @@ pub enum Event {
     },
 }
 
+/// An [`Event::StartElement`].
+impl From<StartTag> for Event {
+    fn from(tag: StartTag) -> Self {
+        Self::StartElement(tag)
+    }
+}
+
 impl Event {
-    /// An [`Event::StartElement`] of `name` and `attributes`, taken as
-    /// they are (see [`StartTag::new`]).
-    #[must_use]
-    pub fn start<N, K, V, I>(name: N, attributes: I) -> Self
-    where
-        N: AsRef<[u8]>,
-        K: AsRef<[u8]>,
-        V: AsRef<[u8]>,
-        I: IntoIterator<Item = (K, V)>,
-        I::IntoIter: Clone,
-    {
-        Self::StartElement(StartTag::new(name, attributes))
-    }
-
-    /// An [`Event::StartElement`] of `name` without attributes.
-    #[must_use]
-    pub fn start_bare(name: impl AsRef<[u8]>) -> Self {
-        Self::start(name, std::iter::empty::<(&[u8], &[u8])>())
-    }
-
     /// An [`Event::EndElement`] of `name`.
     #[must_use]
     pub fn end(name: impl AsRef<[u8]>) -> Self {
@@ -146,7 +134,7 @@ impl Event {
     /// ([`StartTag::to_attribute_array`]).
     ///
     /// ```
-    /// use phpxml::{Event, Handler, Key};
+    /// use phpxml::{Event, Handler, Key, StartTag};
     ///
     /// #[derive(Default)]
     /// struct Count(usize);
@@ -157,7 +145,7 @@ impl Event {
     /// }
     ///
     /// let mut count = Count::default();
-    /// Event::start("A", [("ID", "1")]).dispatch(&mut count);
+    /// Event::from(StartTag::new("A", [("ID", "1")])).dispatch(&mut count);
     /// assert_eq!(count.0, 1);
     /// ```
     pub fn dispatch<H: Handler + ?Sized>(&self, handler: &mut H) -> bool {
@@ -437,7 +425,7 @@ enum State {
 /// iteration.
 ///
 /// ```
-/// use phpxml::{Event, Parser};
+/// use phpxml::{Event, Parser, StartTag};
 ///
 /// let doc = &b"<feed><title>caf\xC3\xA9</title></feed>"[..];
 /// let parser = Parser::new(Some("ISO-8859-1")).unwrap();
@@ -447,8 +435,8 @@ enum State {
 ///     .collect::<Result<_, _>>()
 ///     .unwrap();
 /// assert_eq!(events, [
-///     Event::start_bare("FEED"),
-///     Event::start_bare("TITLE"),
+///     StartTag::bare("FEED").into(),
+///     StartTag::bare("TITLE").into(),
 ///     Event::text(b"caf\xE9"),
 ///     Event::end("TITLE"),
 ///     Event::end("FEED"),

@@ -47,7 +47,8 @@ impl StartTag {
     ///
     /// let tag = StartTag::new(b"ITEM", [(b"ID", b"7")]);
     /// assert_eq!(tag.name(), b"ITEM");
-    /// assert_eq!(Event::start("ITEM", [("ID", "7")]), Event::StartElement(tag));
+    /// assert_eq!(Event::from(tag), Event::StartElement(StartTag::new("ITEM", [("ID", "7")])));
+    /// assert_eq!(StartTag::bare("A"), StartTag::new("A", [] as [(&str, &str); 0]));
     /// ```
     #[must_use]
     pub fn new<N, K, V, I>(name: N, attributes: I) -> Self
@@ -89,6 +90,12 @@ impl StartTag {
             bytes.extend_from_slice(key.as_ref());
             bytes.extend_from_slice(value.as_ref());
         }
+    }
+
+    /// A start tag of `name` without attributes.
+    #[must_use]
+    pub fn bare(name: impl AsRef<[u8]>) -> Self {
+        Self::new(name, std::iter::empty::<(&[u8], &[u8])>())
     }
 
     /// The start tag the parser's handler call gives, in `self`'s buffer.
