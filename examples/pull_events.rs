@@ -45,19 +45,19 @@ fn outline(path: &str, file: impl Read, out: &mut impl Write) -> io::Result<Exit
     let mut depth = 0;
     for event in parser.events(file).coalesce_text(true) {
         match event {
-            Ok(Event::StartElement { name, attributes }) => {
+            Ok(Event::StartElement(tag)) => {
                 write!(
                     out,
                     "{:indent$}{}",
                     "",
-                    String::from_utf8_lossy(&name),
+                    String::from_utf8_lossy(tag.name()),
                     indent = depth * 2
                 )?;
-                for (key, value) in &attributes {
+                for (key, value) in tag.attributes() {
                     write!(
                         out,
                         " {}={:?}",
-                        String::from_utf8_lossy(&key.to_bytes()),
+                        String::from_utf8_lossy(key),
                         String::from_utf8_lossy(value)
                     )?;
                 }

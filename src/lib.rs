@@ -146,7 +146,7 @@
 //! let input = std::io::Cursor::new("<a x='1'>hi</a>");
 //! for event in Parser::new(None)?.events(input) {
 //!     match event? {
-//!         Event::StartElement { name, attributes } => println!("start {name:?} {attributes:?}"),
+//!         Event::StartElement(tag) => println!("start {:?} {:?}", tag.name(), tag.attribute(b"X")),
 //!         Event::CharacterData(text) => println!("text {text:?}"),
 //!         _ => {}
 //!     }
@@ -305,8 +305,9 @@ pub use decode::TargetEncoding;
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use php::IndexArray;
 pub use php::{
-    Entry, EntryType, Error, ErrorCode, Event, EventReader, Handler, HandlerSet, Key, OptionValue,
-    ParseError, Parser, Struct, Utf8Handler, XmlOption, attribute, error_string,
+    Attributes, Entry, EntryType, Error, ErrorCode, Event, EventReader, Handler, HandlerSet, Key,
+    OptionValue, ParseError, Parser, StartTag, Struct, Utf8Handler, XmlOption, attribute,
+    error_string,
 };
 
 /// The README's examples, run as doctests.

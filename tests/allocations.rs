@@ -234,18 +234,77 @@ fn allocations_by_record() {
     }
 }
 
-#[test]
-#[ignore = "prints the allocations of the owned pull API"]
-fn pull_allocations() {
-    let doc = [b"<feed>".as_slice(), &records(2000), b"</feed>"].concat();
+/// Reads `<feed>`, `copies` times `records` and `</feed>` with the owned
+/// iterator: its allocations (parser, reader and events) and its events.
+fn owned_reading(
+    records: &[u8],
+    copies: usize,
+    block_size: usize,
+    coalesce: bool,
+) -> (usize, usize) {
+    let doc = [b"<feed>".as_slice(), &records.repeat(copies), b"</feed>"].concat();
     let mut events = 0;
     let n = allocations(|| {
-        for event in Parser::new(None).unwrap().events(&doc[..]) {
+        let reader = Parser::new(None)
+            .unwrap()
+            .events(&doc[..])
+            .block_size(block_size)
+            .coalesce_text(coalesce);
+        for event in reader {
             event.unwrap();
             events += 1;
         }
     });
-    println!("owned pull: {n} allocations for {events} events");
+    (n, events)
+}
+
+/// What reading `records` once more costs with the owned iterator: the
+/// allocations and events of two copies less those of one (setting up,
+/// growing the buffers to the block size, cancel out).
+fn owned_per_copy(records: &[u8], block_size: usize, coalesce: bool) -> (usize, usize) {
+    let (n1, events1) = owned_reading(records, 1, block_size, coalesce);
+    let (n2, events2) = owned_reading(records, 2, block_size, coalesce);
+    (n2.saturating_sub(n1), events2 - events1)
+}
+
+#[test]
+fn the_owned_pull_api_allocates_at_most_once_per_event() {
+    // the second copy of the records: its allocations and its events
+    println!("| records | blocks | allocations | events | per event |");
+    println!("|---|---|---:|---:|---:|");
+    let feed = String::from_utf8(records(2000)).unwrap();
+    for (case, records) in [
+        ("feed (records())", feed),
+        ("<a></a>", "<a></a>".repeat(2000)),
+        ("<a>t</a>", "<a>t</a>".repeat(2000)),
+        ("<a x='1' y='2'/>", "<a x='1' y='2'/>".repeat(2000)),
+        (
+            "<a>caf\u{e9} &amp; co</a>",
+            "<a>caf\u{e9} &amp; co</a>\n".repeat(2000),
+        ),
+        (
+            "<a id lang type rank updated/>",
+            "<a id='1' lang='fr' type='x' rank='2' updated='2024'/>".repeat(2000),
+        ),
+    ] {
+        for (blocks, size, coalesce) in [
+            ("64 KiB", 64 * 1024, false),
+            ("4 KiB", 4096, false),
+            ("4 KiB, coalesced", 4096, true),
+        ] {
+            let (n, events) = owned_per_copy(records.as_bytes(), size, coalesce);
+            #[allow(clippy::cast_precision_loss)]
+            let per_event = n as f64 / events as f64;
+            println!("| {case} | {blocks} | {n} | {events} | {per_event:.2} |");
+            assert!(events >= 4000, "{case}: {events} events");
+            // at most one per event, and a few for the queue, which
+            // grows with the events a block holds
+            assert!(
+                n <= events + 4,
+                "{case}, {blocks}: {n} allocations for {events} events"
+            );
+        }
+    }
 }
 
 /// Reads `<feed>`, `records` twice and `</feed>` with

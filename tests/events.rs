@@ -358,7 +358,7 @@ fn reader_reads_at_most_two_blocks_ahead() {
     // Bytes before the start tag of the element last started.
     let (mut starts, mut before_last_start, mut max_ahead) = (0, 0, 0);
     for event in events.by_ref() {
-        if let phpxml::Event::StartElement { .. } = event.unwrap() {
+        if let phpxml::Event::StartElement(_) = event.unwrap() {
             before_last_start = match starts {
                 0 => 0,
                 1 => 6,

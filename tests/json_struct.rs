@@ -158,7 +158,11 @@ fn events_serialize() {
         assert_eq!(json.len(), events.len());
         for (v, e) in json.iter().zip(&events) {
             match e {
-                phpxml::Event::StartElement { name, .. } | phpxml::Event::EndElement { name } => {
+                phpxml::Event::StartElement(tag) => {
+                    let (_, fields) = v.as_object().unwrap().iter().next().unwrap();
+                    assert_eq!(bytes(&fields["name"]), tag.name());
+                }
+                phpxml::Event::EndElement { name } => {
                     let (_, fields) = v.as_object().unwrap().iter().next().unwrap();
                     assert_eq!(bytes(&fields["name"]), *name);
                 }

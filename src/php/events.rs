@@ -8,6 +8,7 @@ use crate::php::array::Key;
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::parser::Parser;
+use crate::php::start_tag::StartTag;
 
 /// One handler call of PHP's xml extension, as an owned value.
 ///
@@ -15,18 +16,18 @@ use crate::php::parser::Parser;
 /// encoding, element and attribute names case-folded when
 /// `XML_OPTION_CASE_FOLDING` is on, element names cut by
 /// `XML_OPTION_SKIP_TAGSTART`. `None` stands for PHP's `false`.
+///
+/// The events the reader yields most (start and end tags, text) hold one
+/// buffer each: reading owned events costs at most one allocation per
+/// event. [`StartTag::new`] (an [`Event`] by `into()`), [`Event::end`]
+/// and [`Event::text`] make them,
+/// for example to compare with what the reader yields.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Event {
-    /// The start element handler: a start tag or an empty-element tag.
-    StartElement {
-        /// The element name.
-        name: Vec<u8>,
-        /// The attributes as PHP's array: in document order, a later
-        /// duplicate (after folding) overwriting the earlier one in place,
-        /// canonical integer names as integer keys.
-        attributes: Vec<(Key, Vec<u8>)>,
-    },
+    /// The start element handler: a start tag or an empty-element tag,
+    /// its name and attributes in one [`StartTag`].
+    StartElement(StartTag),
     /// The end element handler (also after an empty-element tag).
     EndElement {
         /// The element name.
@@ -101,16 +102,39 @@ pub enum Event {
     },
 }
 
+/// An [`Event::StartElement`].
+impl From<StartTag> for Event {
+    fn from(tag: StartTag) -> Self {
+        Self::StartElement(tag)
+    }
+}
+
 impl Event {
+    /// An [`Event::EndElement`] of `name`.
+    #[must_use]
+    pub fn end(name: impl AsRef<[u8]>) -> Self {
+        Self::EndElement {
+            name: name.as_ref().to_vec(),
+        }
+    }
+
+    /// An [`Event::CharacterData`] of `data`.
+    #[must_use]
+    pub fn text(data: impl AsRef<[u8]>) -> Self {
+        Self::CharacterData(data.as_ref().to_vec())
+    }
+
     /// Calls the [`Handler`] method this event stands for, as the parser
     /// would have. Useful to feed events to code written for handlers, for
     /// example [`report::Trace`](crate::report::Trace).
     ///
     /// Returns what [`Handler::external_entity_ref`] answered for an
-    /// [`Event::ExternalEntityRef`], `true` for any other event.
+    /// [`Event::ExternalEntityRef`], `true` for any other event. A start
+    /// tag with attributes builds PHP's array for the call
+    /// ([`StartTag::to_attribute_array`]).
     ///
     /// ```
-    /// use phpxml::{Event, Handler, Key};
+    /// use phpxml::{Event, Handler, Key, StartTag};
     ///
     /// #[derive(Default)]
     /// struct Count(usize);
@@ -121,12 +145,15 @@ impl Event {
     /// }
     ///
     /// let mut count = Count::default();
-    /// Event::StartElement { name: b"A".to_vec(), attributes: vec![] }.dispatch(&mut count);
+    /// Event::from(StartTag::new("A", [("ID", "1")])).dispatch(&mut count);
     /// assert_eq!(count.0, 1);
     /// ```
     pub fn dispatch<H: Handler + ?Sized>(&self, handler: &mut H) -> bool {
         match self {
-            Self::StartElement { name, attributes } => handler.start_element(name, attributes),
+            Self::StartElement(tag) if tag.attribute_count() == 0 => {
+                handler.start_element(tag.name(), &[]);
+            }
+            Self::StartElement(tag) => handler.start_element(tag.name(), &tag.to_attribute_array()),
             Self::EndElement { name } => handler.end_element(name),
             Self::CharacterData(data) => handler.character_data(data),
             Self::ProcessingInstruction { target, data } => {
@@ -187,14 +214,22 @@ struct Collector {
     /// Events [`EventReader::next_borrowed`] handed out and took back,
     /// whose buffers the next ones of their kind reuse.
     spare: Spare,
+    /// Text is coalesced: each run of character data is queued as one
+    /// empty [`Event::CharacterData`] whose bytes wait in `texts`.
+    coalesce: bool,
+    /// The text of the queued runs, one after another (kept between
+    /// blocks for its allocation).
+    texts: Vec<u8>,
+    /// The length of each queued run in `texts`, in queue order.
+    text_lens: VecDeque<usize>,
+    /// Where the first queued run begins in `texts`.
+    texts_at: usize,
 }
 
 /// Spent events of the frequent kinds, kept for their allocations.
 #[derive(Debug, Default)]
 struct Spare {
-    /// By number of attributes (the last pool: seven or more), so that
-    /// an attribute array is refilled slot for slot.
-    starts: [Vec<Event>; 8],
+    starts: Vec<Event>,
     ends: Vec<Event>,
     texts: Vec<Event>,
 }
@@ -204,7 +239,9 @@ impl Spare {
     /// joined text larger than a block (which is not kept alive).
     fn recycle(&mut self, event: Event) {
         let pool = match &event {
-            Event::StartElement { attributes, .. } => &mut self.starts[attributes.len().min(7)],
+            Event::StartElement(tag) if tag.capacity() <= EventReader::<()>::DEFAULT_BLOCK_SIZE => {
+                &mut self.starts
+            }
             Event::EndElement { .. } => &mut self.ends,
             Event::CharacterData(text)
                 if text.capacity() <= EventReader::<()>::DEFAULT_BLOCK_SIZE =>
@@ -223,21 +260,6 @@ fn refill(to: &mut Vec<u8>, from: &[u8]) {
     to.extend_from_slice(from);
 }
 
-/// `to` becomes a copy of the attribute array `from`, reusing `to`'s
-/// slots.
-fn refill_attributes(to: &mut Vec<(Key, Vec<u8>)>, from: &[(Key, Vec<u8>)]) {
-    to.truncate(from.len());
-    for (slot, (key, value)) in to.iter_mut().zip(from) {
-        match (&mut slot.0, key) {
-            (Key::Str(to), Key::Str(from)) => refill(to, from),
-            (to, from) => to.clone_from(from),
-        }
-        refill(&mut slot.1, value);
-    }
-    let reused = to.len();
-    to.extend_from_slice(&from[reused..]);
-}
-
 fn owned(s: Option<&[u8]>) -> Option<Vec<u8>> {
     s.map(<[u8]>::to_vec)
 }
@@ -248,24 +270,14 @@ impl Handler for Collector {
     }
 
     fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
-        let event = match self.spare.starts[attributes.len().min(7)].pop() {
-            Some(Event::StartElement {
-                name: mut spare_name,
-                attributes: mut spare_attributes,
-            }) => {
-                refill(&mut spare_name, name);
-                refill_attributes(&mut spare_attributes, attributes);
-                Event::StartElement {
-                    name: spare_name,
-                    attributes: spare_attributes,
-                }
+        let tag = match self.spare.starts.pop() {
+            Some(Event::StartElement(mut spare)) => {
+                spare.refill(name, attributes);
+                spare
             }
-            _ => Event::StartElement {
-                name: name.to_vec(),
-                attributes: attributes.to_vec(),
-            },
+            _ => StartTag::from_handler_call(name, attributes),
         };
-        self.queue.push_back(event);
+        self.queue.push_back(Event::StartElement(tag));
     }
 
     fn end_element(&mut self, name: &[u8]) {
@@ -280,6 +292,20 @@ impl Handler for Collector {
     }
 
     fn character_data(&mut self, data: &[u8]) {
+        if self.coalesce {
+            // no allocation per piece: the run's event is made when it is
+            // yielded
+            if let (Some(Event::CharacterData(_)), Some(len)) =
+                (self.queue.back(), self.text_lens.back_mut())
+            {
+                *len += data.len();
+            } else {
+                self.queue.push_back(Event::CharacterData(Vec::new()));
+                self.text_lens.push_back(data.len());
+            }
+            self.texts.extend_from_slice(data);
+            return;
+        }
         let data = match self.spare.texts.pop() {
             Some(Event::CharacterData(mut spare)) => {
                 refill(&mut spare, data);
@@ -399,7 +425,7 @@ enum State {
 /// iteration.
 ///
 /// ```
-/// use phpxml::{Event, Parser};
+/// use phpxml::{Event, Parser, StartTag};
 ///
 /// let doc = &b"<feed><title>caf\xC3\xA9</title></feed>"[..];
 /// let parser = Parser::new(Some("ISO-8859-1")).unwrap();
@@ -409,11 +435,11 @@ enum State {
 ///     .collect::<Result<_, _>>()
 ///     .unwrap();
 /// assert_eq!(events, [
-///     Event::StartElement { name: b"FEED".to_vec(), attributes: vec![] },
-///     Event::StartElement { name: b"TITLE".to_vec(), attributes: vec![] },
-///     Event::CharacterData(b"caf\xE9".to_vec()),
-///     Event::EndElement { name: b"TITLE".to_vec() },
-///     Event::EndElement { name: b"FEED".to_vec() },
+///     StartTag::bare("FEED").into(),
+///     StartTag::bare("TITLE").into(),
+///     Event::text(b"caf\xE9"),
+///     Event::end("TITLE"),
+///     Event::end("FEED"),
 /// ]);
 /// ```
 ///
@@ -437,7 +463,6 @@ pub struct EventReader<R> {
     input: R,
     collector: Collector,
     block_size: usize,
-    coalesce: bool,
     /// The block read but not yet fed; `None` before the first read.
     pending: Option<Vec<u8>>,
     ahead: Vec<u8>,
@@ -458,7 +483,7 @@ impl Parser {
     /// let names: Vec<Vec<u8>> = parser
     ///     .events(&b"<a><b/></a>"[..])
     ///     .filter_map(|event| match event {
-    ///         Ok(Event::StartElement { name, .. }) => Some(name),
+    ///         Ok(Event::StartElement(tag)) => Some(tag.name().to_vec()),
     ///         _ => None,
     ///     })
     ///     .collect();
@@ -472,9 +497,12 @@ impl Parser {
                 set: HandlerSet::COMMON,
                 queue: VecDeque::new(),
                 spare: Spare::default(),
+                coalesce: false,
+                texts: Vec::new(),
+                text_lens: VecDeque::new(),
+                texts_at: 0,
             },
             block_size: EventReader::<R>::DEFAULT_BLOCK_SIZE,
-            coalesce: false,
             pending: None,
             ahead: Vec::new(),
             state: State::Reading,
@@ -559,7 +587,9 @@ impl<R: Read> EventReader<R> {
     /// block ends and some non-ASCII characters, and PHP code usually
     /// collects the pieces in the handler. With coalescing on, one
     /// text node (however many blocks it spans) is one event, so it is held
-    /// in memory whole. Default: off (the same pieces as the handler gets).
+    /// in memory whole; its pieces are gathered without an allocation each,
+    /// so the event costs one. Default: off (the same pieces as the
+    /// handler gets).
     ///
     /// ```
     /// use phpxml::{Event, Parser};
@@ -573,9 +603,17 @@ impl<R: Read> EventReader<R> {
     ///     .collect();
     /// assert_eq!(text, [Event::CharacterData(b"fish & chips".to_vec())]);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If called after the first event was read.
     #[must_use]
     pub fn coalesce_text(mut self, on: bool) -> Self {
-        self.coalesce = on;
+        assert!(
+            self.pending.is_none(),
+            "EventReader::coalesce_text after reading began"
+        );
+        self.collector.coalesce = on;
         self
     }
 
@@ -652,6 +690,11 @@ impl<R: Read> EventReader<R> {
 
     /// Reads and feeds one block; sets the state when the parse ends.
     fn step(&mut self) {
+        if self.collector.queue.is_empty() {
+            // every queued run was taken
+            self.collector.texts.clear();
+            self.collector.texts_at = 0;
+        }
         let mut block = if let Some(block) = self.pending.take() {
             block
         } else {
@@ -689,20 +732,31 @@ impl<R: Read> EventReader<R> {
 }
 
 impl<R: Read> EventReader<R> {
-    /// Appends the character data that follows `text`, reading on while
-    /// the queue ends in text.
-    fn rest_of_text(&mut self, mut text: Vec<u8>) -> Event {
-        loop {
-            while let Some(Event::CharacterData(more)) = self.collector.queue.front() {
-                text.extend_from_slice(more);
-                if let Some(joined) = self.collector.queue.pop_front() {
-                    self.collector.spare.recycle(joined);
-                }
+    /// The run of text whose event was just taken from the queue, read
+    /// on while it may go on in the next block.
+    fn rest_of_text(&mut self) -> Event {
+        // the buffer of a text lent by `next_borrowed`, if any
+        let mut text = match self.collector.spare.texts.pop() {
+            Some(Event::CharacterData(mut spare)) => {
+                spare.clear();
+                spare
             }
-            if !self.collector.queue.is_empty() || !matches!(self.state, State::Reading) {
+            _ => Vec::new(),
+        };
+        loop {
+            let collector = &mut self.collector;
+            let len = collector.text_lens.pop_front().unwrap_or(0);
+            let at = collector.texts_at;
+            collector.texts_at += len;
+            text.extend_from_slice(collector.texts.get(at..at + len).unwrap_or_default());
+            if !collector.queue.is_empty() || !matches!(self.state, State::Reading) {
                 return Event::CharacterData(text);
             }
             self.step();
+            if !matches!(self.collector.queue.front(), Some(Event::CharacterData(_))) {
+                return Event::CharacterData(text);
+            }
+            self.collector.queue.pop_front();
         }
     }
 }
@@ -714,7 +768,7 @@ impl<R: Read> Iterator for EventReader<R> {
         loop {
             if let Some(event) = self.collector.queue.pop_front() {
                 return Some(Ok(match event {
-                    Event::CharacterData(text) if self.coalesce => self.rest_of_text(text),
+                    Event::CharacterData(_) if self.collector.coalesce => self.rest_of_text(),
                     event => event,
                 }));
             }

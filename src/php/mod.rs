@@ -11,6 +11,7 @@ mod parser;
 mod quick;
 #[cfg(feature = "serde")]
 mod ser;
+mod start_tag;
 mod structure;
 mod utf8;
 
@@ -23,6 +24,7 @@ pub use options::{OptionValue, XmlOption, int_cast};
 pub use parser::Parser;
 #[cfg(feature = "serde")]
 pub use ser::IndexArray;
+pub use start_tag::{Attributes, StartTag};
 pub use structure::{Entry, EntryType, Struct};
 pub(crate) use structure::{EntryRef, KeyRef, StructData};
 pub use utf8::Utf8Handler;

@@ -9,7 +9,7 @@ use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
 use crate::php::structure::{Builder, Struct, StructData, skip_tagstart};
-use crate::php::utf8::AttributePairs;
+use crate::php::utf8::Utf8Buffers;
 use crate::sax::{Attribute, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
@@ -38,8 +38,8 @@ pub struct Parser {
     builder: Builder,
     /// Buffers the handler calls reuse from one call to the next.
     buffers: Buffers,
-    /// The attribute pairs of [`Parser::feed_utf8`]'s handler calls.
-    utf8_pairs: AttributePairs,
+    /// The buffers of [`Parser::feed_utf8`]'s handler calls.
+    utf8_buffers: Utf8Buffers,
 }
 
 /// The [`Adapter`]'s working buffers, kept by the parser between
@@ -229,7 +229,7 @@ impl Parser {
             struct_installed: false,
             builder: Builder::default(),
             buffers: Buffers::default(),
-            utf8_pairs: AttributePairs::new(),
+            utf8_buffers: Utf8Buffers::default(),
         })
     }
 
@@ -548,15 +548,15 @@ impl Parser {
         }
     }
 
-    /// The attribute pairs' buffer, for a [`feed_utf8`](Self::feed_utf8)
-    /// call to fill and give back.
-    pub(crate) fn take_utf8_pairs(&mut self) -> AttributePairs {
-        std::mem::take(&mut self.utf8_pairs)
+    /// The buffers of [`feed_utf8`](Self::feed_utf8)'s handler calls, for
+    /// a call to use and give back.
+    pub(crate) fn take_utf8_buffers(&mut self) -> Utf8Buffers {
+        std::mem::take(&mut self.utf8_buffers)
     }
 
-    /// Keeps the attribute pairs' buffer for the next call.
-    pub(crate) fn keep_utf8_pairs(&mut self, pairs: AttributePairs) {
-        self.utf8_pairs = pairs;
+    /// Keeps the buffers for the next call.
+    pub(crate) fn keep_utf8_buffers(&mut self, buffers: Utf8Buffers) {
+        self.utf8_buffers = buffers;
     }
 
     /// The error state after a parse call that returned `false`.

@@ -3,7 +3,6 @@
 
 use quick_xml::events::{BytesEnd, BytesPI, BytesStart, BytesText, Event as QuickEvent};
 
-use crate::php::array::Key;
 use crate::php::events::Event;
 
 impl Event {
@@ -35,12 +34,9 @@ impl Event {
     #[must_use]
     pub fn to_quick_xml(&self) -> Option<QuickEvent<'_>> {
         Some(match self {
-            Self::StartElement { name, attributes } => {
-                let mut start = BytesStart::new(text(name)?);
-                for (key, value) in attributes {
-                    // integer keys come from no document: XML names are
-                    // never integers
-                    let Key::Str(key) = key else { return None };
+            Self::StartElement(tag) => {
+                let mut start = BytesStart::new(text(tag.name())?);
+                for (key, value) in tag.attributes() {
                     start.push_attribute((text(key)?, text(value)?));
                 }
                 QuickEvent::Start(start)

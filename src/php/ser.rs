@@ -19,6 +19,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::php::array::Key;
 use crate::php::events::Event;
+use crate::php::start_tag::StartTag;
 use crate::php::structure::{Entry, EntryType, Struct};
 
 /// A PHP string as a value.
@@ -85,6 +86,15 @@ impl Serialize for Attributes<'_> {
             }
             map.end()
         }
+    }
+}
+
+/// A start tag's attributes as PHP's array.
+struct TagAttributes<'a>(&'a StartTag);
+
+impl Serialize for TagAttributes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Attributes(&self.0.to_attribute_array()).serialize(serializer)
     }
 }
 
@@ -215,10 +225,10 @@ impl Serialize for Event {
         use serde::ser::SerializeStructVariant;
         const NAME: &str = "Event";
         match self {
-            Self::StartElement { name, attributes } => {
+            Self::StartElement(tag) => {
                 let mut v = serializer.serialize_struct_variant(NAME, 0, "StartElement", 2)?;
-                v.serialize_field("name", &Bytes(name))?;
-                v.serialize_field("attributes", &Attributes(attributes))?;
+                v.serialize_field("name", &Bytes(tag.name()))?;
+                v.serialize_field("attributes", &TagAttributes(tag))?;
                 v.end()
             }
             Self::EndElement { name } => {

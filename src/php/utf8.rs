@@ -123,10 +123,17 @@ pub trait Utf8Handler {
     }
 }
 
-/// The `&str` pairs of an attribute array, kept between calls without its
-/// borrow so that its allocation is reused (refilled through
-/// [`reborrow`]).
-pub(crate) type AttributePairs = Vec<(&'static str, &'static str)>;
+/// The buffers of [`Parser::feed_utf8`]'s handler calls, kept by the
+/// parser between calls so that their allocations are reused.
+#[derive(Debug, Default)]
+pub(crate) struct Utf8Buffers {
+    /// The `&str` pairs of an attribute array, kept without their borrow
+    /// (refilled through [`reborrow`]).
+    pairs: Vec<(&'static str, &'static str)>,
+    /// A start tag's name, attribute names and values one after another,
+    /// checked as one string.
+    joined: Vec<u8>,
+}
 
 /// An empty vector of `(&str, &str)` with the allocation of `pairs`:
 /// collecting a vector's own iterator reuses its buffer when the element
@@ -135,21 +142,79 @@ fn reborrow<'a, 'b>(pairs: Vec<(&'a str, &'a str)>) -> Vec<(&'b str, &'b str)> {
     pairs.into_iter().map(|_| ("", "")).collect()
 }
 
+/// The length simdutf8 checks a step at a time with SIMD; shorter input
+/// goes to the standard library's byte-at-a-time check.
+const SIMD_STEP: usize = 64;
+
 /// Plays a [`Utf8Handler`] as a [`Handler`] of a UTF-8 target.
+///
+/// The core hands out bytes, and the crate keeps `unsafe` to its SIMD
+/// kernels, so the only sound way from them to a `&str` is a check; the
+/// bridge makes it cheap. Long strings are checked where they are, with
+/// SIMD. Short ones are copied into a block of [`SIMD_STEP`] bytes padded
+/// with NULs (valid UTF-8) so that they are checked in one SIMD step
+/// instead of byte by byte, and a start tag's strings are joined and
+/// checked at once; each string is then cut out with `str::get`, whose
+/// check is only that both ends fall on character boundaries.
 struct Bridge<'h, H: ?Sized> {
     handler: &'h mut H,
-    pairs: AttributePairs,
+    buffers: Utf8Buffers,
     /// A string was not UTF-8. The parser's UTF-8 target output always
     /// is; should that ever fail, the parse stops instead of calling the
     /// handler with something else.
     not_utf8: bool,
 }
 
+/// `bytes` as `&str`: checked in place when long, else as a copy in
+/// `block`.
+#[inline]
+fn checked<'s>(bytes: &'s [u8], block: &'s mut [u8; SIMD_STEP]) -> Option<&'s str> {
+    if let Some(head) = block.get_mut(..bytes.len()) {
+        head.copy_from_slice(bytes);
+        simdutf8::basic::from_utf8(block).ok()?.get(..bytes.len())
+    } else {
+        simdutf8::basic::from_utf8(bytes).ok()
+    }
+}
+
+/// `bytes` appended to `out`. Names and values are short: up to 16
+/// bytes they are copied as two overlapping words, not through a call to
+/// `memcpy`.
+#[inline(always)]
+fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
+        && n <= 16
+    {
+        out.extend_from_slice(head);
+        out.truncate(out.len() + n - 16);
+        out.extend_from_slice(tail);
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
+        && n < 8
+    {
+        out.extend_from_slice(head);
+        out.truncate(out.len() + n - 8);
+        out.extend_from_slice(tail);
+    } else {
+        out.extend_from_slice(bytes);
+    }
+}
+
 impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
-    /// `bytes` as `&str`, checked (the crate keeps `unsafe` to its SIMD
-    /// kernels, so a checked conversion it is).
+    /// `bytes` as `&str` for a call to `f`, or nothing when not UTF-8.
+    #[inline]
+    fn with_str(&mut self, bytes: &[u8], f: impl FnOnce(&mut H, &str)) {
+        let mut block = [0; SIMD_STEP];
+        if let Some(text) = checked(bytes, &mut block) {
+            f(self.handler, text);
+        } else {
+            self.not_utf8 = true;
+        }
+    }
+
+    /// `bytes` as `&str`, checked where they are (the rare calls).
     fn text<'s>(&mut self, bytes: &'s [u8]) -> Option<&'s str> {
-        let text = std::str::from_utf8(bytes).ok();
+        let text = simdutf8::basic::from_utf8(bytes).ok();
         self.not_utf8 |= text.is_none();
         text
     }
@@ -161,6 +226,50 @@ impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
             Some(bytes) => self.text(bytes).map(Some).ok_or(()),
         }
     }
+
+    /// A start tag with attributes: its strings joined, checked at once,
+    /// then cut apart.
+    fn start_element_with(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) -> Option<()> {
+        let joined = &mut self.buffers.joined;
+        joined.clear();
+        push_bytes(joined, name);
+        for (key, value) in attributes {
+            // an integer key needs a name that is an integer, which XML
+            // names never are
+            let Key::Str(key) = key else { return None };
+            push_bytes(joined, key);
+            push_bytes(joined, value);
+        }
+        let len = joined.len();
+        if len < SIMD_STEP {
+            joined.resize(SIMD_STEP, 0);
+        }
+        let all = simdutf8::basic::from_utf8(joined).ok()?;
+        let mut at = name.len();
+        let name = all.get(..at)?;
+        let mut pairs = reborrow(std::mem::take(&mut self.buffers.pairs));
+        for (key, value) in attributes {
+            let key_at = at;
+            // integer keys were turned away above
+            let key_len = if let Key::Str(key) = key {
+                key.len()
+            } else {
+                0
+            };
+            let value_at = key_at + key_len;
+            at = value_at + value.len();
+            if let (Some(key), Some(value)) = (all.get(key_at..value_at), all.get(value_at..at)) {
+                pairs.push((key, value));
+            } else {
+                self.buffers.pairs = reborrow(pairs);
+                return None;
+            }
+        }
+        self.handler.start_element(name, &pairs);
+        pairs.clear();
+        self.buffers.pairs = reborrow(pairs);
+        Some(())
+    }
 }
 
 impl<H: Utf8Handler + ?Sized> Handler for Bridge<'_, H> {
@@ -169,35 +278,19 @@ impl<H: Utf8Handler + ?Sized> Handler for Bridge<'_, H> {
     }
 
     fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
-        let Some(name) = self.text(name) else { return };
-        let mut pairs = reborrow(std::mem::take(&mut self.pairs));
-        for (key, value) in attributes {
-            // an integer key needs a name that is an integer, which XML
-            // names never are
-            let Key::Str(key) = key else {
-                self.not_utf8 = true;
-                return;
-            };
-            let (Some(key), Some(value)) = (self.text(key), self.text(value)) else {
-                return;
-            };
-            pairs.push((key, value));
+        if attributes.is_empty() {
+            self.with_str(name, |handler, name| handler.start_element(name, &[]));
+        } else if self.start_element_with(name, attributes).is_none() {
+            self.not_utf8 = true;
         }
-        self.handler.start_element(name, &pairs);
-        pairs.clear();
-        self.pairs = reborrow(pairs);
     }
 
     fn end_element(&mut self, name: &[u8]) {
-        if let Some(name) = self.text(name) {
-            self.handler.end_element(name);
-        }
+        self.with_str(name, H::end_element);
     }
 
     fn character_data(&mut self, data: &[u8]) {
-        if let Some(data) = self.text(data) {
-            self.handler.character_data(data);
-        }
+        self.with_str(data, H::character_data);
     }
 
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
@@ -308,11 +401,11 @@ impl Parser {
         }
         let mut bridge = Bridge {
             handler,
-            pairs: self.take_utf8_pairs(),
+            buffers: self.take_utf8_buffers(),
             not_utf8: false,
         };
         let result = self.feed(&mut bridge, chunk, is_final);
-        self.keep_utf8_pairs(bridge.pairs);
+        self.keep_utf8_buffers(bridge.buffers);
         Ok(result?)
     }
 }
