@@ -174,10 +174,11 @@ fn struct_json_output_with(
     results: Results,
 ) -> Result<(), StructJsonError> {
     let result = parser.parse_into_struct_data(data);
+    let index = result.index();
     let written = write_struct_to(
         || result.values(),
         || result.strings_are_utf8(),
-        result.index(),
+        &index,
         flags,
         out,
     );
@@ -351,9 +352,10 @@ fn write_struct_data(
     quiet: bool,
     out: &mut impl Sink,
 ) -> io::Result<()> {
+    let index = if quiet { Vec::new() } else { result.index() };
     write_arrays(
         result.ok,
-        (!quiet).then(|| (result.values(), result.index())),
+        (!quiet).then(|| (result.values(), &index[..])),
         parser,
         out,
     )
