@@ -190,15 +190,17 @@ impl PackedSpan {
     fn pack(span: Span, long_spans: &mut Vec<Span>) -> Self {
         match (u32::try_from(span.start), u32::try_from(span.len)) {
             (Ok(start), Ok(len)) if len < Self::LONG => Self { start, len },
-            _ => {
-                long_spans.push(span);
-                Self {
-                    // a count of spans past u32 would take 2^32 long spans,
-                    // 64 GiB, beyond what the arrays can hold
-                    start: u32::try_from(long_spans.len() - 1).unwrap_or(u32::MAX),
-                    len: Self::LONG,
-                }
-            }
+            _ => Self::pack_long(span, long_spans),
+        }
+    }
+
+    #[cold]
+    fn pack_long(span: Span, long_spans: &mut Vec<Span>) -> Self {
+        long_spans.push(span);
+        Self {
+            // a place past u32 would take 2^32 long spans, 64 GiB
+            start: u32::try_from(long_spans.len() - 1).unwrap_or(u32::MAX),
+            len: Self::LONG,
         }
     }
 
@@ -347,23 +349,34 @@ impl<'a> AttributesRef<'a> {
     /// The keys and values in order.
     pub(crate) fn iter(self) -> impl Iterator<Item = (KeyRef<'a>, &'a [u8])> {
         let (owned, packed, data) = match self {
-            Self::None => (&[][..], &[][..], None),
-            Self::Owned(a) => (a, &[][..], None),
-            Self::Packed(a, data) => (&[][..], a, Some(data)),
+            Self::None => (&[][..], &[][..], &EMPTY),
+            Self::Owned(a) => (a, &[][..], &EMPTY),
+            Self::Packed(a, data) => (&[][..], a, data),
         };
         owned
             .iter()
             .map(|(k, v)| (KeyRef::from(k), v.as_slice()))
-            .chain(packed.iter().filter_map(move |a| {
-                let data = data?;
+            .chain(packed.iter().map(move |a| {
                 let key = data.text(a.key);
-                Some((
+                (
                     key_int(key).map_or(KeyRef::Str(key), KeyRef::Int),
                     data.text(a.value),
-                ))
+                )
             }))
     }
 }
+
+/// No arrays: what owned and absent attributes iterate with.
+static EMPTY: StructData = StructData {
+    ok: false,
+    bytes: Vec::new(),
+    entries: Vec::new(),
+    attributes: Vec::new(),
+    tags: Vec::new(),
+    first_position: 0,
+    long_spans: Vec::new(),
+    long_levels: Vec::new(),
+};
 
 impl<'a> From<&'a Entry> for EntryRef<'a> {
     fn from(entry: &'a Entry) -> Self {
@@ -390,9 +403,23 @@ impl StructData {
     }
 
     /// The bytes of a span (empty for no value).
+    #[inline]
     fn text(&self, span: PackedSpan) -> &[u8] {
+        if span.len < PackedSpan::LONG {
+            let start = span.start as usize;
+            return self
+                .bytes
+                .get(start..start + span.len as usize)
+                .unwrap_or_default();
+        }
         span.unpack(&self.long_spans)
             .map_or(&[], |s| s.of(&self.bytes))
+    }
+
+    /// The value of an entry.
+    #[inline]
+    fn value(&self, span: PackedSpan) -> Option<&[u8]> {
+        (span != PackedSpan::NONE).then(|| self.text(span))
     }
 
     /// The attributes of entry `i`: they run to where the next entry's
@@ -427,7 +454,7 @@ impl StructData {
             kind: e.kind(),
             level: self.level(i, e),
             attributes,
-            value: e.value.unpack(&self.long_spans).map(|v| v.of(&self.bytes)),
+            value: self.value(e.value),
         }
     }
 
@@ -440,6 +467,10 @@ impl StructData {
     pub(crate) fn strings_are_utf8(&self) -> bool {
         let boundary = |at: usize| self.bytes.get(at).is_none_or(|b| !(0x80..0xC0).contains(b));
         let spans_whole = |s: PackedSpan| {
+            if s.len < PackedSpan::LONG {
+                let start = s.start as usize;
+                return boundary(start) && boundary(start + s.len as usize);
+            }
             s.unpack(&self.long_spans)
                 .is_none_or(|s| boundary(s.start) && boundary(s.start + s.len))
         };
@@ -501,7 +532,7 @@ impl StructData {
                     }));
                     owned
                 }),
-                value: e.value.unpack(&self.long_spans).map(|v| v.of(&self.bytes).to_vec()),
+                value: self.value(e.value).map(<[u8]>::to_vec),
             }
         }));
         Struct {
@@ -778,11 +809,11 @@ impl Builder {
         let bytes = &mut self.data.bytes;
         if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
             && entry.value.short_end() == Some(bytes.len())
-            && let Ok(len) = u32::try_from(entry.value.len as usize + text.len())
-            && len < PackedSpan::LONG
+            && text.len() < (PackedSpan::LONG - entry.value.len) as usize
         {
             bytes.extend_from_slice(text);
-            entry.value.len = len;
+            // below `LONG`, checked above
+            entry.value.len += text.len() as u32;
             return;
         }
         self.cdata_slow(text, skip, skip_white);
