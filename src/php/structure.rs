@@ -867,3 +867,55 @@ impl Builder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_entries_and_attributes_stay_small() {
+        assert_eq!(size_of::<PackedEntry>(), 20);
+        assert_eq!(size_of::<PackedAttribute>(), 16);
+    }
+
+    #[test]
+    fn spans_past_32_bits_are_kept_whole() {
+        let mut long = Vec::new();
+        let spans = [
+            Span { start: 3, len: 4 },
+            Span {
+                start: 5_000_000_000,
+                len: 2,
+            },
+            Span {
+                start: 7,
+                len: 4_294_967_294,
+            },
+            Span {
+                start: 0,
+                len: 4_294_967_293,
+            },
+        ];
+        let packed = spans.map(|s| PackedSpan::pack(s, &mut long));
+        assert_eq!(long, spans[1..3]);
+        assert_eq!(packed[3].len, 4_294_967_293, "the longest short span");
+        for (p, s) in packed.iter().zip(spans) {
+            assert_eq!(p.unpack(&long), Some(s));
+        }
+        assert_eq!(PackedSpan::NONE.unpack(&long), None);
+    }
+
+    #[test]
+    fn levels_past_30_bits_are_kept_whole() {
+        let mut data = StructData::default();
+        let levels = [1, -3, 1 << 29, (1 << 29) - 1, -(1 << 29), -(1 << 29) + 1, 1 << 40, i64::MIN];
+        let kinds = [EntryType::Open, EntryType::Complete, EntryType::Close, EntryType::Cdata];
+        for (i, &level) in levels.iter().enumerate() {
+            data.push(0, kinds[i % 4], level, PackedSpan::NONE);
+        }
+        assert_eq!(data.long_levels.len(), 4, "{:?}", data.long_levels);
+        for (i, (e, &level)) in data.entries.iter().zip(&levels).enumerate() {
+            assert_eq!((data.level(i, *e), e.kind()), (level, kinds[i % 4]));
+        }
+    }
+}
