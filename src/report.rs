@@ -599,7 +599,11 @@ fn export_index(index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Resu
         for (chunk, run) in positions.chunks(POSITIONS_PER_SPILL).enumerate() {
             let out = sink.buf();
             for (i, &p) in run.iter().enumerate() {
-                element_key(2, |o| write_position(chunk * POSITIONS_PER_SPILL + i, o), out);
+                element_key(
+                    2,
+                    |o| write_position(chunk * POSITIONS_PER_SPILL + i, o),
+                    out,
+                );
                 var_export_int(p, out);
                 out.extend_from_slice(b",\n");
             }

@@ -496,20 +496,13 @@ impl StructData {
                 *n += 1;
             }
         }
-        let mut index: Vec<(Vec<u8>, Vec<i64>)> = self
-            .tags
-            .iter()
-            .zip(counts)
-            .map(|(tag, n)| (tag.clone(), Vec::with_capacity(n)))
-            .collect();
-        let mut position = self.first_position;
-        for e in &self.entries {
-            if let Some((_, positions)) = index.get_mut(e.tag as usize) {
-                positions.push(position);
+        let mut lists: Vec<Vec<i64>> = counts.into_iter().map(Vec::with_capacity).collect();
+        for (e, position) in self.entries.iter().zip(self.first_position..) {
+            if let Some(list) = lists.get_mut(e.tag as usize) {
+                list.push(position);
             }
-            position += 1;
         }
-        index
+        self.tags.iter().cloned().zip(lists).collect()
     }
 
     /// The public form: one pass, every list allocated at its final size.
@@ -908,8 +901,22 @@ mod tests {
     #[test]
     fn levels_past_30_bits_are_kept_whole() {
         let mut data = StructData::default();
-        let levels = [1, -3, 1 << 29, (1 << 29) - 1, -(1 << 29), -(1 << 29) + 1, 1 << 40, i64::MIN];
-        let kinds = [EntryType::Open, EntryType::Complete, EntryType::Close, EntryType::Cdata];
+        let levels = [
+            1,
+            -3,
+            1 << 29,
+            (1 << 29) - 1,
+            -(1 << 29),
+            -(1 << 29) + 1,
+            1 << 40,
+            i64::MIN,
+        ];
+        let kinds = [
+            EntryType::Open,
+            EntryType::Complete,
+            EntryType::Close,
+            EntryType::Cdata,
+        ];
         for (i, &level) in levels.iter().enumerate() {
             data.push(0, kinds[i % 4], level, PackedSpan::NONE);
         }
