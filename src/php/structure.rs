@@ -649,8 +649,8 @@ impl Builder {
         let mut data = std::mem::take(&mut self.data);
         data.ok = ok;
         debug_assert_eq!(
-            data.first_position + data.entries.len() as i64,
-            self.curtag,
+            i64::try_from(data.entries.len()).map(|n| data.first_position + n),
+            Ok(self.curtag),
             "each entry takes one position"
         );
         self.index_slots.clear();
