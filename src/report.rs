@@ -16,7 +16,7 @@
 use std::io::{self, Write};
 
 use crate::decode::{Status, next_utf8_char};
-use crate::json::sink::{SPILL_AT, Sink, Spill};
+use crate::json::sink::{POSITIONS_PER_SPILL, SPILL_AT, Sink, Spill};
 use crate::json::{
     JsonError, JsonFlags, StructJsonError, values_are_utf8, write_struct_lines, write_struct_to,
 };
@@ -174,10 +174,11 @@ fn struct_json_output_with(
     results: Results,
 ) -> Result<(), StructJsonError> {
     let result = parser.parse_into_struct_data(data);
+    let index = result.index();
     let written = write_struct_to(
         || result.values(),
         || result.strings_are_utf8(),
-        result.index(),
+        &index,
         flags,
         out,
     );
@@ -351,9 +352,10 @@ fn write_struct_data(
     quiet: bool,
     out: &mut impl Sink,
 ) -> io::Result<()> {
+    let index = if quiet { Vec::new() } else { result.index() };
     write_arrays(
         result.ok,
-        (!quiet).then(|| (result.values(), result.index())),
+        (!quiet).then(|| (result.values(), &index[..])),
         parser,
         out,
     )
@@ -591,15 +593,23 @@ pub fn var_export_index(index: &[(Vec<u8>, Vec<i64>)], out: &mut Vec<u8>) {
 fn export_index(index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Result<()> {
     sink.buf().extend_from_slice(b"array (\n");
     for (name, positions) in index {
-        let out = sink.buf();
-        element_key(1, |o| var_export_string(name, o), out);
-        open_nested(1, out);
-        for (i, &p) in positions.iter().enumerate() {
-            element_key(2, |o| write_position(i, o), out);
-            var_export_int(p, out);
-            out.extend_from_slice(b",\n");
+        element_key(1, |o| var_export_string(name, o), sink.buf());
+        open_nested(1, sink.buf());
+        // a tag's list can be as long as the document: written in pieces
+        for (chunk, run) in positions.chunks(POSITIONS_PER_SPILL).enumerate() {
+            let out = sink.buf();
+            for (i, &p) in run.iter().enumerate() {
+                element_key(
+                    2,
+                    |o| write_position(chunk * POSITIONS_PER_SPILL + i, o),
+                    out,
+                );
+                var_export_int(p, out);
+                out.extend_from_slice(b",\n");
+            }
+            sink.spill()?;
         }
-        close_nested(1, out);
+        close_nested(1, sink.buf());
         sink.spill()?;
     }
     sink.buf().push(b')');

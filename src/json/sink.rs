@@ -8,6 +8,10 @@ use std::io::{self, Write};
 /// Past this many buffered bytes, a [`Spill`] hands them to its writer.
 pub(crate) const SPILL_AT: usize = 1 << 16;
 
+/// How many index positions (at most about 30 bytes each) are written
+/// between two spills: a tag's list runs as long as the document.
+pub(crate) const POSITIONS_PER_SPILL: usize = 1024;
+
 /// Where encoders append: a growing buffer, and a point between pieces
 /// where what is buffered may be written out.
 pub(crate) trait Sink {

@@ -10,13 +10,14 @@
 //! `JSON_PARTIAL_OUTPUT_ON_ERROR`: then the array's strings are checked
 //! first, which costs a fraction of escaping them.
 
+use std::cell::RefCell;
 use std::error::Error;
 use std::fmt;
 use std::io::{self, Write};
 
 use super::escape::escape_string;
 use super::number::write_int;
-use super::sink::{Sink, Spill};
+use super::sink::{POSITIONS_PER_SPILL, Sink, Spill};
 use super::{JsonError, JsonFlags};
 use crate::php::{EntryRef, EntryType, KeyRef, Struct};
 
@@ -173,7 +174,22 @@ struct StructEncoder {
     may_fail: bool,
     /// The fixed bytes of an entry under these flags, each written at once.
     keys: EntryKeys,
+    /// Short strings that begin with a control character, as encoded last,
+    /// by length modulo 4: the whitespace between elements (`"\n    "`)
+    /// is a third of a pretty-printed document's strings, each the same
+    /// few, and the escaper's set-up for them costs more than a copy.
+    repeats: RefCell<[Repeat; 4]>,
 }
+
+/// A string and its encoding (see [`StructEncoder::repeats`]).
+#[derive(Default)]
+struct Repeat {
+    string: Vec<u8>,
+    encoded: Vec<u8>,
+}
+
+/// The longest string [`StructEncoder::repeats`] keeps.
+const REPEAT_MAX: usize = 16;
 
 /// What an entry's object holds besides its strings and its level:
 /// punctuation, indentation and key names, made once per encoding.
@@ -212,6 +228,7 @@ impl StructEncoder {
                 && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
                 && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE),
             keys: EntryKeys::default(),
+            repeats: RefCell::default(),
         };
         let mut keys = EntryKeys::default();
         keys.open.push(b'{');
@@ -309,6 +326,22 @@ impl StructEncoder {
     /// A string value: `null` with partial output when it fails (checked
     /// beforehand otherwise).
     fn string(&self, s: &[u8], out: &mut Vec<u8>) {
+        if s.len() <= REPEAT_MAX && s.first().is_some_and(|&b| b < 0x20) {
+            let mut repeats = self.repeats.borrow_mut();
+            let repeat = &mut repeats[s.len() & 3];
+            if repeat.string == s {
+                out.extend_from_slice(&repeat.encoded);
+                return;
+            }
+            let start = out.len();
+            let encoded = escape_string(s, self.flags, out);
+            debug_assert!(encoded.is_ok() || !self.may_fail, "unchecked string");
+            repeat.string.clear();
+            repeat.string.extend_from_slice(s);
+            repeat.encoded.clear();
+            repeat.encoded.extend_from_slice(&out[start..]);
+            return;
+        }
         let encoded = escape_string(s, self.flags, out);
         debug_assert!(encoded.is_ok() || !self.may_fail, "unchecked string");
     }
@@ -411,14 +444,20 @@ impl StructEncoder {
             self.string_key(tag, out);
             let list_object = self.force_object();
             out.push(if list_object { b'{' } else { b'[' });
-            for (j, &p) in positions.iter().enumerate() {
-                self.element(j == 0, 2, out);
-                if list_object {
-                    self.position_key(j, out);
+            // a tag's list can be as long as the document: written in pieces
+            for (chunk, run) in positions.chunks(POSITIONS_PER_SPILL).enumerate() {
+                let out = sink.buf();
+                for (k, &p) in run.iter().enumerate() {
+                    let j = chunk * POSITIONS_PER_SPILL + k;
+                    self.element(j == 0, 2, out);
+                    if list_object {
+                        self.position_key(j, out);
+                    }
+                    write_int(p, out);
                 }
-                write_int(p, out);
+                sink.spill()?;
             }
-            self.close(positions.is_empty(), 1, list_object, out);
+            self.close(positions.is_empty(), 1, list_object, sink.buf());
             sink.spill()?;
         }
         self.close(index.is_empty(), 0, object, sink.buf());

@@ -128,10 +128,10 @@ pub struct Entry {
 #[derive(Debug, Default)]
 pub(crate) struct Builder {
     data: StructData,
-    index_slots: HashMap<Vec<u8>, usize, BuildHasherDefault<TagHasher>>,
+    index_slots: HashMap<Vec<u8>, u32, BuildHasherDefault<TagHasher>>,
     /// Index slots of recently seen tags, by [`recent_way`] (any value is
     /// safe: a slot is used only if its name matches).
-    recent: [usize; 16],
+    recent: [u32; 16],
     /// `parser->level`.
     level: i64,
     /// `parser->ltags`: full names (before `SKIP_TAGSTART`) of the open
@@ -169,59 +169,102 @@ impl Span {
     }
 }
 
+/// A [`Span`] or no value, in 8 bytes: a span whose start or length does
+/// not fit in 32 bits (a buffer past 4 GiB, a value merged past 4 GiB) is
+/// kept in [`StructData::long_spans`] and named by its place there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PackedSpan {
+    start: u32,
+    len: u32,
+}
+
+impl PackedSpan {
+    /// No value.
+    const NONE: Self = Self {
+        start: 0,
+        len: u32::MAX,
+    };
+    /// `len` saying that `start` is a place in the long spans.
+    const LONG: u32 = u32::MAX - 1;
+
+    fn pack(span: Span, long_spans: &mut Vec<Span>) -> Self {
+        match (u32::try_from(span.start), u32::try_from(span.len)) {
+            (Ok(start), Ok(len)) if len < Self::LONG => Self { start, len },
+            _ => Self::pack_long(span, long_spans),
+        }
+    }
+
+    #[cold]
+    fn pack_long(span: Span, long_spans: &mut Vec<Span>) -> Self {
+        long_spans.push(span);
+        Self {
+            // a place past u32 would take 2^32 long spans, 64 GiB
+            start: u32::try_from(long_spans.len() - 1).unwrap_or(u32::MAX),
+            len: Self::LONG,
+        }
+    }
+
+    fn unpack(self, long_spans: &[Span]) -> Option<Span> {
+        match self.len {
+            u32::MAX => None,
+            Self::LONG => Some(
+                long_spans
+                    .get(self.start as usize)
+                    .copied()
+                    .unwrap_or_default(),
+            ),
+            len => Some(Span {
+                start: self.start as usize,
+                len: len as usize,
+            }),
+        }
+    }
+
+    /// The end of a short span in the buffer (`None` for a long span or no
+    /// value).
+    fn short_end(self) -> Option<usize> {
+        (self.len < Self::LONG).then(|| self.start as usize + self.len as usize)
+    }
+}
+
 /// An attribute of a packed entry. An integer key is kept as its decimal
 /// string: the canonical form, so equal keys are equal strings.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PackedAttribute {
-    key: Span,
-    value: Span,
+    key: PackedSpan,
+    value: PackedSpan,
 }
 
-/// A packed [`Entry`] (40 bytes; a million elements are a million
-/// entries).
+/// A packed [`Entry`] (20 bytes; a million elements are a million
+/// entries, and the memory they touch is much of a parse's cost).
+///
+/// Counts are kept in 32 bits: a tag slot, an attribute position or an
+/// entry position past `u32::MAX` needs 2^32 entries or attributes, more
+/// than 64 GiB of these arrays alone. A level is kept with the type in 32
+/// bits when it fits in 30 (levels of the document's depth; libxml2 2.9.14's
+/// push parser sets no depth limit) and in [`StructData::long_levels`]
+/// otherwise.
 #[derive(Clone, Copy, Debug)]
 struct PackedEntry {
-    /// The slot of the tag in the index, times 4, plus the type.
-    tag_kind: usize,
-    level: i64,
-    /// The value's range of [`StructData::bytes`]; a length of
-    /// `usize::MAX` for no value.
-    value_start: usize,
-    value_len: usize,
+    tag: u32,
+    /// The level times 4 plus the type; a level of [`LONG_LEVEL`] for one
+    /// kept in the long levels.
+    level_kind: i32,
+    value: PackedSpan,
     /// Where the entry's attributes begin in [`StructData::attributes`]:
     /// they run to where the next entry's begin.
-    attributes_start: usize,
+    attributes_start: u32,
 }
 
+/// The level a [`PackedEntry`] gives when its level is in the long levels.
+const LONG_LEVEL: i32 = i32::MIN >> 2;
+
 /// A tag slot no index has.
-const NO_TAG: usize = usize::MAX >> 2;
+const NO_TAG: u32 = u32::MAX;
 
 impl PackedEntry {
-    fn new(
-        tag: usize,
-        kind: EntryType,
-        level: i64,
-        attributes_start: usize,
-        value: Option<Span>,
-    ) -> Self {
-        let mut entry = Self {
-            tag_kind: 0,
-            level,
-            value_start: 0,
-            value_len: usize::MAX,
-            attributes_start,
-        };
-        entry.set_tag_kind(tag, kind);
-        entry.set_value(value);
-        entry
-    }
-
-    fn tag(self) -> usize {
-        self.tag_kind >> 2
-    }
-
     fn kind(self) -> EntryType {
-        match self.tag_kind & 3 {
+        match self.level_kind & 3 {
             0 => EntryType::Open,
             1 => EntryType::Complete,
             2 => EntryType::Close,
@@ -229,31 +272,23 @@ impl PackedEntry {
         }
     }
 
-    fn set_tag_kind(&mut self, tag: usize, kind: EntryType) {
+    fn set_kind(&mut self, kind: EntryType) {
         let kind = match kind {
             EntryType::Open => 0,
             EntryType::Complete => 1,
             EntryType::Close => 2,
             EntryType::Cdata => 3,
         };
-        // an index slot is never near `NO_TAG`: each takes memory
-        self.tag_kind = (tag.min(NO_TAG) << 2) | kind;
-    }
-
-    fn value(self) -> Option<Span> {
-        (self.value_len != usize::MAX).then_some(Span {
-            start: self.value_start,
-            len: self.value_len,
-        })
-    }
-
-    fn set_value(&mut self, value: Option<Span>) {
-        (self.value_start, self.value_len) = value.map_or((0, usize::MAX), |v| (v.start, v.len));
+        self.level_kind = (self.level_kind & !3) | kind;
     }
 }
 
 /// The arrays of `xml_parse_into_struct()` packed: strings in one buffer,
 /// no allocation per entry or string. [`Struct`] is the public form.
+///
+/// `$index` is not kept: entry `i` has position `first_position + i`
+/// (each entry takes the next position), so a tag's positions are those of
+/// its entries, gathered when the index is asked for.
 #[derive(Debug, Default)]
 pub(crate) struct StructData {
     /// The return value.
@@ -261,7 +296,14 @@ pub(crate) struct StructData {
     bytes: Vec<u8>,
     entries: Vec<PackedEntry>,
     attributes: Vec<PackedAttribute>,
-    index: Vec<(Vec<u8>, Vec<i64>)>,
+    /// The tags by slot, in order of first appearance.
+    tags: Vec<Vec<u8>>,
+    /// The position of the first entry.
+    first_position: i64,
+    /// Spans too long for a [`PackedSpan`].
+    long_spans: Vec<Span>,
+    /// Levels too large for a [`PackedEntry`], by entry, in entry order.
+    long_levels: Vec<(usize, i64)>,
 }
 
 /// A key of an attribute array, borrowed.
@@ -295,7 +337,7 @@ pub(crate) struct EntryRef<'a> {
 pub(crate) enum AttributesRef<'a> {
     None,
     Owned(&'a [(Key, Vec<u8>)]),
-    Packed(&'a [PackedAttribute], &'a [u8]),
+    Packed(&'a [PackedAttribute], &'a StructData),
 }
 
 impl<'a> AttributesRef<'a> {
@@ -306,23 +348,35 @@ impl<'a> AttributesRef<'a> {
 
     /// The keys and values in order.
     pub(crate) fn iter(self) -> impl Iterator<Item = (KeyRef<'a>, &'a [u8])> {
-        let (owned, packed, bytes) = match self {
-            Self::None => (&[][..], &[][..], &[][..]),
-            Self::Owned(a) => (a, &[][..], &[][..]),
-            Self::Packed(a, bytes) => (&[][..], a, bytes),
+        let (owned, packed, data) = match self {
+            Self::None => (&[][..], &[][..], &EMPTY),
+            Self::Owned(a) => (a, &[][..], &EMPTY),
+            Self::Packed(a, data) => (&[][..], a, data),
         };
         owned
             .iter()
             .map(|(k, v)| (KeyRef::from(k), v.as_slice()))
             .chain(packed.iter().map(move |a| {
-                let key = a.key.of(bytes);
+                let key = data.text(a.key);
                 (
                     key_int(key).map_or(KeyRef::Str(key), KeyRef::Int),
-                    a.value.of(bytes),
+                    data.text(a.value),
                 )
             }))
     }
 }
+
+/// No arrays: what owned and absent attributes iterate with.
+static EMPTY: StructData = StructData {
+    ok: false,
+    bytes: Vec::new(),
+    entries: Vec::new(),
+    attributes: Vec::new(),
+    tags: Vec::new(),
+    first_position: 0,
+    long_spans: Vec::new(),
+    long_levels: Vec::new(),
+};
 
 impl<'a> From<&'a Entry> for EntryRef<'a> {
     fn from(entry: &'a Entry) -> Self {
@@ -348,21 +402,59 @@ impl StructData {
             .map(|(i, &e)| self.entry(i, e))
     }
 
-    fn entry(&self, i: usize, e: PackedEntry) -> EntryRef<'_> {
+    /// The bytes of a span (empty for no value).
+    #[inline]
+    fn text(&self, span: PackedSpan) -> &[u8] {
+        if span.len < PackedSpan::LONG {
+            let start = span.start as usize;
+            return self
+                .bytes
+                .get(start..start + span.len as usize)
+                .unwrap_or_default();
+        }
+        span.unpack(&self.long_spans)
+            .map_or(&[], |s| s.of(&self.bytes))
+    }
+
+    /// The value of an entry.
+    #[inline]
+    fn value(&self, span: PackedSpan) -> Option<&[u8]> {
+        (span != PackedSpan::NONE).then(|| self.text(span))
+    }
+
+    /// The attributes of entry `i`: they run to where the next entry's
+    /// begin.
+    fn attributes_of(&self, i: usize, e: PackedEntry) -> &[PackedAttribute] {
         let end = self
             .entries
             .get(i + 1)
-            .map_or(self.attributes.len(), |next| next.attributes_start);
-        let attributes = match self.attributes.get(e.attributes_start..end) {
-            None | Some([]) => AttributesRef::None,
-            Some(a) => AttributesRef::Packed(a, &self.bytes),
+            .map_or(self.attributes.len(), |next| next.attributes_start as usize);
+        self.attributes
+            .get(e.attributes_start as usize..end)
+            .unwrap_or_default()
+    }
+
+    /// The level of entry `i`.
+    fn level(&self, i: usize, e: PackedEntry) -> i64 {
+        if e.level_kind >> 2 == LONG_LEVEL {
+            let at = self.long_levels.partition_point(|&(entry, _)| entry < i);
+            self.long_levels.get(at).map_or(0, |&(_, level)| level)
+        } else {
+            i64::from(e.level_kind >> 2)
+        }
+    }
+
+    fn entry(&self, i: usize, e: PackedEntry) -> EntryRef<'_> {
+        let attributes = match self.attributes_of(i, e) {
+            [] => AttributesRef::None,
+            a => AttributesRef::Packed(a, self),
         };
         EntryRef {
-            tag: self.index.get(e.tag()).map_or(&[], |(name, _)| name),
+            tag: self.tags.get(e.tag as usize).map_or(&[], Vec::as_slice),
             kind: e.kind(),
-            level: e.level,
+            level: self.level(i, e),
             attributes,
-            value: e.value().map(|v| v.of(&self.bytes)),
+            value: self.value(e.value),
         }
     }
 
@@ -374,93 +466,118 @@ impl StructData {
     /// can spoil the buffer without spoiling a string.
     pub(crate) fn strings_are_utf8(&self) -> bool {
         let boundary = |at: usize| self.bytes.get(at).is_none_or(|b| !(0x80..0xC0).contains(b));
-        let spans_whole = |s: Span| boundary(s.start) && boundary(s.start + s.len);
+        let spans_whole = |s: PackedSpan| {
+            if s.len < PackedSpan::LONG {
+                let start = s.start as usize;
+                return boundary(start) && boundary(start + s.len as usize);
+            }
+            s.unpack(&self.long_spans)
+                .is_none_or(|s| boundary(s.start) && boundary(s.start + s.len))
+        };
         let by_buffer = crate::json::utf8(&self.bytes)
-            && self
-                .entries
-                .iter()
-                .all(|e| e.value().is_none_or(spans_whole))
+            && self.entries.iter().all(|e| spans_whole(e.value))
             && self
                 .attributes
                 .iter()
                 .all(|a| spans_whole(a.key) && spans_whole(a.value));
         if by_buffer {
-            self.index.iter().all(|(tag, _)| crate::json::utf8(tag))
+            self.tags.iter().all(|tag| crate::json::utf8(tag))
         } else {
             crate::json::values_are_utf8(self.values())
         }
     }
 
-    /// `$index`.
-    pub(crate) fn index(&self) -> &[(Vec<u8>, Vec<i64>)] {
-        &self.index
+    /// `$index`, gathered from the entries: each list allocated at its
+    /// final size.
+    pub(crate) fn index(&self) -> Vec<(Vec<u8>, Vec<i64>)> {
+        let mut counts = vec![0usize; self.tags.len()];
+        for e in &self.entries {
+            if let Some(n) = counts.get_mut(e.tag as usize) {
+                *n += 1;
+            }
+        }
+        let mut lists: Vec<Vec<i64>> = counts.into_iter().map(Vec::with_capacity).collect();
+        for (e, position) in self.entries.iter().zip(self.first_position..) {
+            if let Some(list) = lists.get_mut(e.tag as usize) {
+                list.push(position);
+            }
+        }
+        self.tags.iter().cloned().zip(lists).collect()
     }
 
     /// The public form: one pass, every list allocated at its final size.
     pub(crate) fn into_struct(self) -> Struct {
-        let Self {
-            ok,
-            bytes,
-            entries,
-            attributes,
-            index,
-        } = self;
-        let copy = |s: Span| {
-            bytes
-                .get(s.start..s.start + s.len)
-                .map_or_else(Vec::new, <[u8]>::to_vec)
-        };
-        // each entry's attributes run to where the next entry's begin
-        let mut rest = attributes.as_slice();
-        let mut values = Vec::with_capacity(entries.len());
-        values.extend(entries.iter().enumerate().map(|(i, e)| {
-            let end = entries
-                .get(i + 1)
-                .map_or(attributes.len(), |n| n.attributes_start);
-            let (list, tail) =
-                rest.split_at(end.saturating_sub(e.attributes_start).min(rest.len()));
-            rest = tail;
+        let index = self.index();
+        let copy = |s: PackedSpan| self.text(s).to_vec();
+        let mut values = Vec::with_capacity(self.entries.len());
+        values.extend(self.entries.iter().enumerate().map(|(i, &e)| {
+            let list = self.attributes_of(i, e);
             Entry {
-                tag: index
-                    .get(e.tag())
-                    .map_or_else(Vec::new, |(name, _)| name.clone()),
+                tag: self.tags.get(e.tag as usize).cloned().unwrap_or_default(),
                 kind: e.kind(),
-                level: e.level,
+                level: self.level(i, e),
                 attributes: (!list.is_empty()).then(|| {
                     let mut owned = Vec::with_capacity(list.len());
                     owned.extend(list.iter().map(|a| {
-                        let key = a.key.of(&bytes);
+                        let key = self.text(a.key);
                         let key = key_int(key).map_or_else(|| Key::Str(key.to_vec()), Key::Int);
                         (key, copy(a.value))
                     }));
                     owned
                 }),
-                value: e.value().map(copy),
+                value: self.value(e.value).map(<[u8]>::to_vec),
             }
         }));
-        Struct { ok, values, index }
+        Struct {
+            ok: self.ok,
+            values,
+            index,
+        }
     }
 
     /// Appends `text` to the value `span` (moved to the end of the buffer
     /// first if something was stored after it).
-    fn append(bytes: &mut Vec<u8>, span: &mut Span, text: &[u8]) {
-        if span.start + span.len != bytes.len() {
-            let start = bytes.len();
-            bytes.extend_from_within(span.start..span.start + span.len);
+    fn append(&mut self, value: PackedSpan, text: &[u8]) -> PackedSpan {
+        let mut span = value.unpack(&self.long_spans).unwrap_or_default();
+        if span.start + span.len != self.bytes.len() {
+            let start = self.bytes.len();
+            self.bytes
+                .extend_from_within(span.start..span.start + span.len);
             span.start = start;
         }
-        bytes.extend_from_slice(text);
+        self.bytes.extend_from_slice(text);
         span.len += text.len();
+        PackedSpan::pack(span, &mut self.long_spans)
     }
 
     /// Stores `text` as a new value.
-    fn store(bytes: &mut Vec<u8>, text: &[u8]) -> Span {
-        let start = bytes.len();
-        bytes.extend_from_slice(text);
-        Span {
+    fn store(&mut self, text: &[u8]) -> PackedSpan {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(text);
+        let span = Span {
             start,
             len: text.len(),
-        }
+        };
+        PackedSpan::pack(span, &mut self.long_spans)
+    }
+
+    /// Adds an entry.
+    fn push(&mut self, tag: u32, kind: EntryType, level: i64, value: PackedSpan) {
+        let level_kind = match i32::try_from(level) {
+            Ok(l) if l > LONG_LEVEL && l <= i32::MAX >> 2 => l << 2,
+            _ => {
+                self.long_levels.push((self.entries.len(), level));
+                LONG_LEVEL << 2
+            }
+        };
+        let mut entry = PackedEntry {
+            tag,
+            level_kind,
+            value,
+            attributes_start: u32::try_from(self.attributes.len()).unwrap_or(u32::MAX),
+        };
+        entry.set_kind(kind);
+        self.entries.push(entry);
     }
 }
 
@@ -481,20 +598,26 @@ impl Builder {
     /// The start of an `xml_parse_into_struct()` call on `input`: room
     /// is made for what it will hold (its strings come from it). When the
     /// packed arrays are what the caller keeps (`packed`), they are sized
-    /// too (an entry takes at least one `<`, an attribute one `=`), within
-    /// bounds of the input's size; when [`Struct`] is made from them, the
-    /// count would cost more than their growth.
+    /// too, within bounds of the input's size: an entry takes a `<` (a
+    /// start or end tag) or follows one (text), an attribute takes a `=`.
+    /// Room reserved and never written costs no memory; a growing array
+    /// would touch and copy half as much again. When [`Struct`] is made
+    /// from them, the count would cost more than their growth.
     pub(crate) fn begin(&mut self, input: &[u8], packed: bool) {
-        self.data.bytes.clear();
-        self.data.entries.clear();
-        self.data.attributes.clear();
-        self.data.index.clear();
+        let data = &mut self.data;
+        data.bytes.clear();
+        data.entries.clear();
+        data.attributes.clear();
+        data.tags.clear();
+        data.long_spans.clear();
+        data.long_levels.clear();
+        data.first_position = self.curtag;
         self.index_slots.clear();
         self.level = 0;
         self.ltags_len = 0;
         self.ctag = None;
         self.text_to = None;
-        self.data.bytes.reserve(input.len());
+        data.bytes.reserve(input.len());
         if !packed {
             return;
         }
@@ -505,10 +628,8 @@ impl Builder {
             });
             (tags + usize::from(t), equals + usize::from(e))
         });
-        self.data.entries.reserve(tags.min(input.len() / 4) + 16);
-        self.data
-            .attributes
-            .reserve(equals.min(input.len() / 8) + 16);
+        data.entries.reserve((2 * tags).min(input.len() / 2) + 16);
+        data.attributes.reserve(equals.min(input.len() / 4) + 16);
     }
 
     /// The arrays built by this call.
@@ -527,40 +648,43 @@ impl Builder {
         self.text_to = None;
         let mut data = std::mem::take(&mut self.data);
         data.ok = ok;
+        debug_assert_eq!(
+            i64::try_from(data.entries.len()).map(|n| data.first_position + n),
+            Ok(self.curtag),
+            "each entry takes one position"
+        );
         self.index_slots.clear();
         if let Some(&last) = data.entries.last().filter(|e| e.kind() == EntryType::Cdata) {
-            let value = last
-                .value()
-                .map(|v| StructData::store(&mut self.data.bytes, v.of(&data.bytes)));
-            self.data.entries.push(PackedEntry::new(
-                NO_TAG,
-                EntryType::Cdata,
-                last.level,
-                0,
-                value,
-            ));
+            let level = data.level(data.entries.len() - 1, last);
+            let value = match last.value.unpack(&data.long_spans) {
+                Some(v) => self.data.store(v.of(&data.bytes)),
+                None => PackedSpan::NONE,
+            };
+            self.data.push(NO_TAG, EntryType::Cdata, level, value);
         }
         data
     }
 
-    /// `_xml_add_to_info()`: returns the tag's index slot.
-    fn add_to_info(&mut self, name: &[u8]) -> usize {
+    /// `_xml_add_to_info()`: takes the next position, returns the tag's
+    /// slot (the position is the entry's: [`StructData::index`]).
+    fn add_to_info(&mut self, name: &[u8]) -> u32 {
         // Tags repeat: a few recent slots, checked against the index's own
         // copy of the name, save most hash lookups.
-        let index = &mut self.data.index;
+        let tags = &mut self.data.tags;
         let way = recent_way(name);
         let cached = self.recent[way];
-        let slot = if cached < index.len() && index[cached].0 == name {
+        let slot = if tags.get(cached as usize).is_some_and(|tag| tag == name) {
             cached
         } else if let Some(&slot) = self.index_slots.get(name) {
             slot
         } else {
-            index.push((name.to_vec(), Vec::new()));
-            self.index_slots.insert(name.to_vec(), index.len() - 1);
-            index.len() - 1
+            // a slot past u32 would take 2^32 entries: see `PackedEntry`
+            let slot = u32::try_from(tags.len()).unwrap_or(NO_TAG);
+            tags.push(name.to_vec());
+            self.index_slots.insert(name.to_vec(), slot);
+            slot
         };
         self.recent[way] = slot;
-        index[slot].1.push(self.curtag);
         self.curtag += 1;
         slot
     }
@@ -576,13 +700,8 @@ impl Builder {
             return false;
         }
         let slot = self.add_to_info(skip_tagstart(tag, skip));
-        self.data.entries.push(PackedEntry::new(
-            slot,
-            EntryType::Open,
-            self.level,
-            self.data.attributes.len(),
-            None,
-        ));
+        self.data
+            .push(slot, EntryType::Open, self.level, PackedSpan::NONE);
         self.keys.clear();
         let depth = usize::try_from(self.level - 1).unwrap_or(0);
         // Levels skipped since the last start (as `resize` would) hold no
@@ -616,18 +735,25 @@ impl Builder {
         value: impl FnOnce(&mut Vec<u8>),
     ) {
         let data = &mut self.data;
-        let Some(entry) = data.entries.last_mut() else {
+        let Some(entry) = data.entries.last() else {
             return;
         };
+        let first = entry.attributes_start as usize;
         let mark = data.bytes.len();
         key(&mut data.bytes);
         let name = &data.bytes[mark..];
-        let earlier_keys = &data.attributes[entry.attributes_start..];
+        let earlier_keys = data.attributes.get(first..).unwrap_or_default();
+        let (bytes, long_spans) = (&data.bytes, &data.long_spans);
         let earlier = self.keys.find_or_add(
             || name,
             KeySet::class(name),
             earlier_keys.len(),
-            |slot| earlier_keys[slot].key.of(&data.bytes),
+            |slot| {
+                earlier_keys[slot]
+                    .key
+                    .unpack(long_spans)
+                    .map_or(&[], |s| s.of(bytes))
+            },
         );
         let key = Span {
             start: mark,
@@ -642,9 +768,11 @@ impl Builder {
             start,
             len: data.bytes.len() - start,
         };
+        let value = PackedSpan::pack(value, &mut data.long_spans);
         if let Some(slot) = earlier {
-            data.attributes[entry.attributes_start + slot].value = value;
+            data.attributes[first + slot].value = value;
         } else {
+            let key = PackedSpan::pack(key, &mut data.long_spans);
             data.attributes.push(PackedAttribute { key, value });
         }
     }
@@ -656,17 +784,12 @@ impl Builder {
         self.text_to = None;
         if self.lastwasopen {
             if let Some(entry) = self.ctag.and_then(|i| self.data.entries.get_mut(i)) {
-                entry.set_tag_kind(entry.tag(), EntryType::Complete);
+                entry.set_kind(EntryType::Complete);
             }
         } else {
             let slot = self.add_to_info(skip_tagstart(tag, skip));
-            self.data.entries.push(PackedEntry::new(
-                slot,
-                EntryType::Close,
-                self.level,
-                self.data.attributes.len(),
-                None,
-            ));
+            self.data
+                .push(slot, EntryType::Close, self.level, PackedSpan::NONE);
         }
         self.lastwasopen = false;
         self.level -= 1;
@@ -676,11 +799,14 @@ impl Builder {
     #[inline]
     pub(crate) fn cdata(&mut self, text: &[u8], skip: usize, skip_white: bool) {
         // more text for the value the last text went to
+        let bytes = &mut self.data.bytes;
         if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
-            && entry.value_start.wrapping_add(entry.value_len) == self.data.bytes.len()
+            && entry.value.short_end() == Some(bytes.len())
+            && text.len() < (PackedSpan::LONG - entry.value.len) as usize
         {
-            self.data.bytes.extend_from_slice(text);
-            entry.value_len += text.len();
+            bytes.extend_from_slice(text);
+            // below `LONG`, checked above
+            entry.value.len += text.len() as u32;
             return;
         }
         self.cdata_slow(text, skip, skip_white);
@@ -692,26 +818,31 @@ impl Builder {
         let doprint = skip_white && text.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
         let data = &mut self.data;
         if self.lastwasopen {
-            let Some(entry) = self.ctag.and_then(|i| data.entries.get_mut(i)) else {
+            let Some(entry) = self.ctag.and_then(|i| data.entries.get(i)) else {
                 return;
             };
-            if let Some(mut value) = entry.value() {
-                StructData::append(&mut data.bytes, &mut value, text);
-                entry.set_value(Some(value));
-            } else if doprint || !skip_white {
-                entry.set_value(Some(StructData::store(&mut data.bytes, text)));
+            let value = if entry.value == PackedSpan::NONE {
+                if !doprint && skip_white {
+                    return;
+                }
+                data.store(text)
             } else {
-                return;
+                data.append(entry.value, text)
+            };
+            if let Some(entry) = self.ctag.and_then(|i| data.entries.get_mut(i)) {
+                entry.value = value;
             }
             self.text_to = self.ctag;
             return;
         }
-        if let Some(entry) = data.entries.last_mut()
+        if let Some(&entry) = data.entries.last()
             && entry.kind() == EntryType::Cdata
-            && let Some(mut value) = entry.value()
+            && entry.value != PackedSpan::NONE
         {
-            StructData::append(&mut data.bytes, &mut value, text);
-            entry.set_value(Some(value));
+            let value = data.append(entry.value, text);
+            if let Some(entry) = data.entries.last_mut() {
+                entry.value = value;
+            }
             self.text_to = Some(data.entries.len() - 1);
             return;
         }
@@ -722,16 +853,76 @@ impl Builder {
             }
             let parent = std::mem::take(&mut self.ltags[depth]);
             let slot = self.add_to_info(skip_tagstart(&parent, skip));
-            let value = StructData::store(&mut self.data.bytes, text);
-            self.data.entries.push(PackedEntry::new(
-                slot,
-                EntryType::Cdata,
-                self.level,
-                self.data.attributes.len(),
-                Some(value),
-            ));
+            let value = self.data.store(text);
+            self.data.push(slot, EntryType::Cdata, self.level, value);
             self.ltags[depth] = parent;
             self.text_to = Some(self.data.entries.len() - 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_entries_and_attributes_stay_small() {
+        assert_eq!(size_of::<PackedEntry>(), 20);
+        assert_eq!(size_of::<PackedAttribute>(), 16);
+    }
+
+    #[test]
+    fn spans_past_32_bits_are_kept_whole() {
+        let mut long = Vec::new();
+        let spans = [
+            Span { start: 3, len: 4 },
+            Span {
+                start: 5_000_000_000,
+                len: 2,
+            },
+            Span {
+                start: 7,
+                len: 4_294_967_294,
+            },
+            Span {
+                start: 0,
+                len: 4_294_967_293,
+            },
+        ];
+        let packed = spans.map(|s| PackedSpan::pack(s, &mut long));
+        assert_eq!(long, spans[1..3]);
+        assert_eq!(packed[3].len, 4_294_967_293, "the longest short span");
+        for (p, s) in packed.iter().zip(spans) {
+            assert_eq!(p.unpack(&long), Some(s));
+        }
+        assert_eq!(PackedSpan::NONE.unpack(&long), None);
+    }
+
+    #[test]
+    fn levels_past_30_bits_are_kept_whole() {
+        let mut data = StructData::default();
+        let levels = [
+            1,
+            -3,
+            1 << 29,
+            (1 << 29) - 1,
+            -(1 << 29),
+            -(1 << 29) + 1,
+            1 << 40,
+            i64::MIN,
+        ];
+        let kinds = [
+            EntryType::Open,
+            EntryType::Complete,
+            EntryType::Close,
+            EntryType::Cdata,
+        ];
+        for (i, &level) in levels.iter().enumerate() {
+            data.push(0, kinds[i % 4], level, PackedSpan::NONE);
+        }
+        assert_eq!(data.long_levels.len(), 4, "{:?}", data.long_levels);
+        for (i, (e, &level)) in data.entries.iter().zip(&levels).enumerate() {
+            assert_eq!((data.level(i, *e), e.kind()), (level, kinds[i % 4]));
         }
     }
 }
