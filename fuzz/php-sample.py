@@ -6,7 +6,7 @@
 Mutates documents of fixtures/php (the mutations of tests/mutated_fixtures.rs,
 SplitMix64 from SEED: the same inputs on every run), cuts each into random
 pieces (a cycle of one to seven sizes, or pieces of 1) and feeds them to PHP
-(fuzz/php-chunks.php) and to phpxml (fuzz/target/release/replay) with the
+(reference/phpxml.php trace --pieces) and to phpxml (fuzz/target/release/replay) with the
 fixture's options: every handler call, the return value, error code, line,
 column and byte index must be equal. Prints each difference (with a file to
 replay it under /tmp/php-sample/) and the counts.
@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 REPLAY = os.path.join(HERE, "target", "release", "replay")
-PHP = ["php", "-d", "error_reporting=0", os.path.join(HERE, "php-chunks.php")]
+PHP = ["php", "-d", "error_reporting=0", os.path.join(TOP, "reference", "phpxml.php"), "trace"]
 OUT = "/tmp/php-sample"
 MAX_LEN = 8192
 MASK = (1 << 64) - 1
@@ -117,7 +117,7 @@ def run(cmd):
 def check(case):
     n, sizes, opts, path = case
     s = ",".join(map(str, sizes))
-    php = run(PHP + [s] + opts + [path])
+    php = run(PHP + ["--pieces", s] + opts + [path])
     ours = run([REPLAY, s] + opts + [path])
     malformed = not php.endswith(b'"No error"\n')
     return n, s, opts, path, php == ours, malformed, len(php) > 0
@@ -149,7 +149,7 @@ def main():
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for n, s, opts, path, equal, bad, ran in pool.map(check, cases):
             if not ran:
-                sys.exit(f"PHP printed nothing for {path}: is php-chunks.php's reference there?")
+                sys.exit(f"PHP printed nothing for {path}: does reference/phpxml.php run?")
             malformed += bad
             doc_len = os.path.getsize(path)
             sizes = list(map(int, s.split(",")))
