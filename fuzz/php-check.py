@@ -4,9 +4,9 @@
     python3 fuzz/php-check.py [--parse] ARTIFACT
 
 Decodes the header (fuzz/src/lib.rs) into reference-script options, writes
-the document to a temporary file and prints what PHP's trace.php prints whole
-and with --chunk N (fixed-size plans only), next to what `phpxml trace`
-prints. trace.php sets every handler, so the fuzz input's handler byte is
+the document to a temporary file and prints what PHP prints
+(reference/phpxml.php trace) whole and with --chunk N (fixed-size plans
+only), next to what `phpxml trace` prints. The trace sets every handler, so the fuzz input's handler byte is
 not replayed.
 """
 import os
@@ -17,7 +17,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
-REF = os.environ.get("PHP_REFERENCE", os.path.join(TOP, "..", "shared", "php-reference"))
+REF = os.path.join(TOP, "reference", "phpxml.php")
 
 ENCODINGS = [None, None, "ISO-8859-1", "US-ASCII", "UTF-8", "utf-8", "iso-8859-1", None]
 # fuzz/src/lib.rs's DECLARATIONS
@@ -81,7 +81,7 @@ def main():
         if sizes and len(sizes) == 1:
             variants.append(["--chunk", str(sizes[0])])
         for v in variants:
-            php = run(["php", "-d", "error_reporting=0", os.path.join(REF, "trace.php")] + args + v + [f.name])
+            php = run(["php", "-d", "error_reporting=0", REF, "trace"] + args + v + [f.name])
             ours = run([exe, "trace"] + args + v + [f.name])
             print(f"== PHP trace {' '.join(v)}\n{php}", end="")
             if ours != php:

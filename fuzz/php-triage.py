@@ -5,7 +5,7 @@
     python3 fuzz/php-triage.py --plain DIR     # cases of tests/mutated_fixtures.rs
 
 For each input (header + chunk plan + document, see fuzz/src/lib.rs) runs
-PHP (fuzz/php-chunks.php) and phpxml (fuzz/target/release/replay) whole and
+PHP (reference/phpxml.php trace --pieces) and phpxml (fuzz/target/release/replay) whole and
 in the input's chunks, every handler set as in trace.php, and prints one line
 per input in one of these classes:
 
@@ -28,7 +28,12 @@ from importlib import import_module
 
 check = import_module("php-check")
 REPLAY = os.path.join(HERE, "target", "release", "replay")
-PHP = ["php", "-d", "error_reporting=0", os.path.join(HERE, "php-chunks.php")]
+PHP = ["php", "-d", "error_reporting=0", os.path.join(os.path.dirname(HERE), "reference", "phpxml.php"), "trace"]
+
+
+def php(sizes, args, xml):
+    """reference/phpxml.php fed as replay is: SIZES "0" is the whole at once."""
+    return run(PHP + ([] if sizes == "0" else ["--pieces", sizes]) + args + [xml])
 
 
 def run(cmd):
@@ -44,8 +49,8 @@ def plain(d):
         sizes, args = open(os.path.join(d, name)).read().split("\n")[:2]
         xml = os.path.join(d, name[:-5] + ".xml")
         args = args.split()
-        pw = run(PHP + ["0"] + args + [xml])
-        pc = run(PHP + [sizes] + args + [xml])
+        pw = php("0", args, xml)
+        pc = php(sizes, args, xml)
         ow = run([REPLAY, "0"] + args + [xml])
         oc = run([REPLAY, sizes] + args + [xml])
         if pw != pc:
@@ -74,8 +79,8 @@ def main():
             f.write(doc)
         s = ",".join(map(str, sizes))
         try:
-            pw = run(PHP + ["0"] + args + [f.name])
-            pc = run(PHP + [s] + args + [f.name])
+            pw = php("0", args, f.name)
+            pc = php(s, args, f.name)
             ow = run([REPLAY, "0"] + args + [f.name])
             oc = run([REPLAY, s] + args + [f.name])
         finally:

@@ -3,7 +3,7 @@
 // compare, byte for byte, with what `phpxml` prints.
 //
 //   php reference/phpxml.php struct [OPTIONS] [--format json [--json-flags N]] FILE
-//   php reference/phpxml.php trace  [OPTIONS] [--chunk N] FILE
+//   php reference/phpxml.php trace  [OPTIONS] [--chunk N | --pieces SIZES] FILE
 //   php reference/phpxml.php json   [OPTIONS] [--json-flags N] FILE   (= struct --format json)
 //   php reference/phpxml.php decode --to ENC FILE
 //   php reference/phpxml.php encode FILE
@@ -35,8 +35,8 @@ function arguments(string $command, array $args): array
     if (defined('XML_OPTION_PARSE_HUGE')) {
         $options['--parse-huge'] = XML_OPTION_PARSE_HUGE;
     }
-    $with_value = ['--encoding', '--ns', '--chunk', '--format', '--json-flags', '--to'];
-    $got = ['encoding' => null, 'ns' => null, 'set' => [], 'quiet' => false, 'chunk' => null,
+    $with_value = ['--encoding', '--ns', '--chunk', '--pieces', '--format', '--json-flags', '--to'];
+    $got = ['encoding' => null, 'ns' => null, 'set' => [], 'quiet' => false, 'chunk' => null, 'pieces' => null,
         'format' => $command === 'json' ? 'json' : 'var_export', 'json_flags' => 0, 'to' => null, 'file' => null];
     // `--json-flags N` is taken out first, wherever it stands (so that it is
     // never another option's value), as the contract's json.php does.
@@ -60,6 +60,7 @@ function arguments(string $command, array $args): array
                 case '--encoding': $got['encoding'] = $value; break;
                 case '--ns': $got['ns'] = $value; break;
                 case '--chunk': $got['chunk'] = max(1, (int)$value); break;
+                case '--pieces': $got['pieces'] = array_map(fn($n) => max(1, (int)$n), explode(',', $value)); break;
                 case '--format': $got['format'] = $value; break;
                 case '--json-flags': $got['json_flags'] = (int)$value; break;
                 case '--to': $got['to'] = $value; break;
@@ -259,7 +260,15 @@ function run_trace(array $got): void
     xml_set_start_namespace_decl_handler($parser, $call('start_ns'));
     xml_set_end_namespace_decl_handler($parser, $call('end_ns'));
 
-    if ($got['chunk'] === null) {
+    if ($got['pieces'] !== null) {
+        // The chunked fuzz target's feeding: the sizes in turn, going on
+        // after a failing piece.
+        for ($at = 0, $k = 0; $at < strlen($data); $at += $size, $k++) {
+            $size = $got['pieces'][$k % count($got['pieces'])];
+            xml_parse($parser, substr($data, $at, $size), false);
+        }
+        $ok = xml_parse($parser, '', true);
+    } elseif ($got['chunk'] === null) {
         $ok = xml_parse($parser, $data, true);
     } else {
         $ok = 1;

@@ -33,6 +33,14 @@ pub(crate) trait Sax {
     fn end_element(&mut self, name: &[u8]);
     /// Character data, in the pieces libxml2 delivers.
     fn character_data(&mut self, data: &[u8]);
+    /// Character data libxml2 passes with length 0 from its buffer (an
+    /// unclosed CDATA section whose next character is invalid):
+    /// `_xml_xmlchar_zval` reads a length of 0 as "to the NUL", so the
+    /// handlers get `to_nul` (the buffer from there to its first NUL),
+    /// while `xml_parse_into_struct()`'s array gets `""`.
+    fn character_data_to_nul(&mut self, to_nul: &[u8]) {
+        self.character_data(to_nul);
+    }
     /// A processing instruction; `data` is `None` when it has none.
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>);
     /// Text for the default handler: comments, entity references, and

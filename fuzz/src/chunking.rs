@@ -123,6 +123,15 @@ pub struct Outcome {
 ///    `?>` in its first 45 characters or declaring an encoding other than
 ///    UTF-16 there.
 ///
+/// 7. While its `]]>` has not arrived, a CDATA section is handed over
+///    300 bytes at a time once 302 are there; where the next character
+///    is invalid, libxml2 hands over length 0, which PHP's handlers read
+///    up to the buffer's NUL, before the error. Whole, the section's end
+///    is there and the error comes first. PHP:
+///    `fixtures/php/limits/chunking-cdata-invalid-first_*`. So: a CDATA
+///    section with an invalid byte (an encoding error or a control
+///    character) at least 302 bytes before its `]]>`.
+///
 /// Every input the `chunked` fuzz target excluded this way in a sample of
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
 /// PHP printed in both modes.
@@ -153,6 +162,7 @@ pub fn chunking_matters(
         || only_where
         || subset_comment_matters(doc)
         || cdata_unclosed(doc)
+        || cdata_invalid_before_end(doc)
         || conversion_fails(doc)
         || first_line_matters(doc)
 }
@@ -220,6 +230,24 @@ fn conversion_fails(doc: &[u8]) -> bool {
         );
     let iso_2022_jp = matches!(&name[..], b"ISO-2022-JP" | b"ISO2022JP" | b"CSISO2022JP");
     !always_defined && (doc.iter().any(|&b| b >= 0x80) || (iso_2022_jp && doc.contains(&0x1B)))
+}
+
+/// Clause 7 of [`chunking_matters`].
+fn cdata_invalid_before_end(doc: &[u8]) -> bool {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let mut from = 0;
+    while let Some(i) = find(&doc[from..], b"<![CDATA[") {
+        let start = from + i + 9;
+        let end = find(&doc[start..], b"]]>").map_or(doc.len(), |e| start + e);
+        let invalid = |p: usize| {
+            encoding_error_at(doc, p) || (doc[p] < 0x20 && !matches!(doc[p], b'\t' | b'\n' | b'\r'))
+        };
+        if (start..end).any(|p| end - p >= 302 && invalid(p)) {
+            return true;
+        }
+        from = end;
+    }
+    false
 }
 
 /// Clause 4 of [`chunking_matters`].

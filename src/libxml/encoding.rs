@@ -65,6 +65,13 @@ pub(super) struct Decoder {
     /// Raw bytes not converted yet (an incomplete UTF-16 unit, or bytes
     /// after a conversion error).
     pending: Vec<u8>,
+    /// UTF-8 ICU converted in a call that ended in an error (a truncated
+    /// or illegal unit): `ucnv_convertEx` leaves it in the pivot buffer
+    /// libxml2 keeps, and the next call writes it out first.
+    icu_pivot: Vec<u8>,
+    /// The first bytes of `pending` ICU has taken already (an incomplete
+    /// unit it holds after a call without flush): counted in `raw_consumed`.
+    icu_partial: usize,
     /// A conversion error happened; nothing more is converted.
     pub(super) failed: bool,
     /// US-ASCII met a byte ≥ 0x80: libxml2's `asciiToUTF8` stops there
@@ -80,6 +87,8 @@ impl Decoder {
             // ICU holds an incomplete unit inside the converter being closed
             self.pending.clear();
         }
+        self.icu_pivot.clear();
+        self.icu_partial = 0;
         self.mode = mode;
         // a new converter: what the old one rejected is offered again
         self.failed = false;
@@ -142,27 +151,17 @@ impl Decoder {
         }
         let mut data = std::mem::take(&mut self.pending);
         data.extend_from_slice(raw);
-        let mut i;
+        let i;
         match self.mode {
             Mode::Utf8 => unreachable!(),
-            Mode::Wide(form) => {
-                let start = out.len();
+            Mode::Wide(Form::IcuUtf32) => return self.convert_icu(&data, out, flush),
+            Mode::Wide(_) => {
                 let wide = self.wide.as_mut().expect("set with the mode");
                 let (n, stop) = wide.convert(&data, out);
                 if stop == Stop::Illegal {
-                    if form == Form::IcuUtf32 {
-                        // ICU's pivot keeps what the call converted before the
-                        // illegal unit (xmlUconvWrapper gives no output)
-                        out.truncate(start);
-                    }
                     return self.reject(&data, n);
                 }
                 i = n;
-                if flush && form == Form::IcuUtf32 {
-                    // ucnv_convertEx with flush: an incomplete unit at the end
-                    // is taken and dropped (U_TRUNCATED_CHAR_FOUND, ignored)
-                    i = data.len();
-                }
             }
             Mode::Iso2022Jp | Mode::Composing(_) => {
                 let (n, stop) = match self.composing.as_mut() {
@@ -224,6 +223,54 @@ impl Decoder {
         // without an error, even when the input is flushed
         let _ = flush;
         true
+    }
+
+    /// ICU's `ISO-10646-UCS-4` through libxml2's `xmlUconvWrapper`: the
+    /// pivot left by the last call is written first; a call that meets an
+    /// illegal unit (taken, as ICU's stop callback takes it) or, flushing,
+    /// a truncated one at the end (taken and dropped) keeps its own output
+    /// in the pivot. It fails (`xmlCharEncInput`'s -2) only on an illegal
+    /// unit with nothing written.
+    fn convert_icu(&mut self, data: &[u8], out: &mut Vec<u8>, flush: bool) -> bool {
+        if data.is_empty() {
+            // xmlCharEncInput: no raw input, no call
+            return true;
+        }
+        let written = self.icu_pivot.len();
+        out.append(&mut self.icu_pivot);
+        let start = out.len();
+        let wide = self.wide.as_mut().expect("set with the mode");
+        let (n, stop) = wide.convert(data, out);
+        let (taken, error) = match stop {
+            Stop::Illegal => ((n + wide.unit()).min(data.len()), true),
+            Stop::Done if flush && n < data.len() => (data.len(), true),
+            Stop::Done => (n, false),
+        };
+        if error {
+            self.icu_pivot = out.split_off(start);
+        }
+        // without flush an incomplete unit at the end is taken too (ICU
+        // holds it): libxml2's rawconsumed counts it
+        let held = if stop == Stop::Done && !flush {
+            data.len() - n
+        } else {
+            0
+        };
+        self.raw_consumed += taken + held - std::mem::replace(&mut self.icu_partial, held);
+        self.pending = data[taken..].to_vec();
+        if stop == Stop::Illegal && written == 0 {
+            self.failed = true;
+            return false;
+        }
+        true
+    }
+
+    /// ICU raw input is left to convert: libxml2's push loop converts it
+    /// at each step (`xmlParseTryOrFinish`'s flush of the raw buffer).
+    pub(super) fn icu_waits(&self) -> bool {
+        matches!(self.mode, Mode::Wide(Form::IcuUtf32))
+            && !self.failed
+            && self.pending.len() > self.icu_partial
     }
 
     /// The multi-byte charsets' conversion of `data`, whose last `fresh`

@@ -492,7 +492,9 @@ impl Core {
                 self.stop();
                 return;
             }
-            if self.state != State::Start && self.input.enc.has_deferred() {
+            if self.state != State::Start
+                && (self.input.enc.has_deferred() || self.input.enc.icu_waits())
+            {
                 // the top of xmlParseTryOrFinish: raw input left by the first
                 // line is converted once the start state is left
                 self.push_input(&[], true);
@@ -502,13 +504,9 @@ impl Core {
                 self.push_input(&[], false);
             }
             if self.input.pending_enc_error && self.state != State::Start {
+                // the converter failed: the input just ends there (PHP:
+                // `fixtures/php/encodings/bad-byte-after-decl*`)
                 self.input.pending_enc_error = false;
-                // the converter failed: libxml2 reports it when it next reads
-                if self.avail() == 0 {
-                    self.fatal(err::INVALID_ENCODING);
-                    self.halt();
-                    return;
-                }
             }
             let avail = self.avail();
             if avail < 1 {

@@ -670,7 +670,10 @@ impl Core {
             if !remain.is_empty() {
                 self.try_or_finish(sink, false);
             } else if (terminate
+                // `old_avail` stays 0 in libxml2 when nothing was pushed (a
+                // chunk of a lone `\r`, or an empty one)
                 || old_avail == 0
+                || data.is_empty()
                 || avail == 0
                 || avail > 10_000_000
                 || self.check_transition(new))

@@ -195,10 +195,7 @@ impl Core {
             if mode != self.input.enc.mode {
                 self.switch_encoding(mode);
             }
-        } else if upper == b"UTF-8"
-            || upper == b"UTF8"
-            || (utf16_mode && (upper.starts_with(b"UTF-16") || upper.starts_with(b"UTF16")))
-        {
+        } else if upper == b"UTF-8" || upper == b"UTF8" || (utf16_mode && names_utf16(&upper)) {
         } else {
             // libxml2's own UTF-16LE and UTF-16BE handlers (iconv's for the
             // names without a dash): under a UTF-16 guess the other byte
@@ -1174,4 +1171,21 @@ fn split_qname(n: &[u8]) -> (Option<Vec<u8>>, Vec<u8>) {
 /// Position of `needle` in `hay`.
 fn memchr_seq(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Whether a declared encoding name opens a UTF-16 converter that, under
+/// a UTF-16 guess, reads on as the guess does: iconv's `UTF16LE`/`UTF16BE`
+/// and ICU's names compared without punctuation (`ucnv_compareNames`).
+/// Another name starting with `UTF-16` opens nothing: "Unsupported
+/// encoding" (PHP: `fixtures/php/utf16-decls/le-declares-utf-16l*`).
+fn names_utf16(upper: &[u8]) -> bool {
+    let letters: Vec<u8> = upper
+        .iter()
+        .copied()
+        .filter(u8::is_ascii_alphanumeric)
+        .collect();
+    matches!(
+        letters.as_slice(),
+        b"UTF16" | b"UTF16LE" | b"UTF16BE" | b"UTF16PLATFORMENDIAN" | b"UTF16OPPOSITEENDIAN"
+    )
 }

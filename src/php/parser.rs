@@ -1189,6 +1189,22 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         self.character_data_with(data);
     }
 
+    fn character_data_to_nul(&mut self, to_nul: &[u8]) {
+        if self.handler.stop_requested() {
+            return;
+        }
+        // `_xml_characterDataHandler`: the handler's string by
+        // `_xml_xmlchar_zval` (length 0 read as strlen), the array's by
+        // `xml_utf8_decode` of length 0
+        if self.set.character_data {
+            decode_to(&mut self.buffers.text, to_nul, self.coding.options.target);
+            self.handler.character_data(&self.buffers.text);
+        }
+        if let Some(builder) = self.builder.as_deref_mut() {
+            builder.cdata(b"", self.coding.skip, self.coding.options.skip_white != 0);
+        }
+    }
+
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
         if self.handler.stop_requested() {
             return;

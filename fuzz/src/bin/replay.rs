@@ -1,8 +1,9 @@
-//! `replay SIZES [OPTIONS] FILE`: the trace of `trace.php` (every handler
+//! `replay SIZES [OPTIONS] FILE`: the trace of `phpxml trace` (every handler
 //! set), with the file fed as the `chunked` fuzz target feeds it: pieces of
 //! the comma-separated SIZES in turn with `is_final = false`, going on after
 //! a failing piece, then `""` with `is_final = true`. SIZES `0` feeds the
-//! whole file at once. `fuzz/php-chunks.php` does the same in PHP.
+//! whole file at once. `reference/phpxml.php trace --pieces SIZES` does the
+//! same in PHP.
 
 use phpxml::report::Trace;
 use phpxml::testing::{Command, Invocation};

@@ -26,7 +26,17 @@ impl Core {
                         return false;
                     }
                     let tmp = tmp.unsigned_abs() as usize;
-                    if !self.disable_sax {
+                    if !self.disable_sax && tmp == 0 {
+                        // an invalid first character: libxml2 hands over
+                        // length 0, which PHP reads as "to the NUL"
+                        let rest = &self.input.buf[self.input.cur..];
+                        let to_nul = &rest[..memchr::memchr(0, rest).unwrap_or(rest.len())];
+                        if self.installed.character_data {
+                            sink.character_data_to_nul(to_nul);
+                        } else if self.installed.default {
+                            sink.default(to_nul);
+                        }
+                    } else if !self.disable_sax {
                         self.emit_characters(
                             sink,
                             &self.input.buf[self.input.cur..self.input.cur + tmp],
