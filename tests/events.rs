@@ -187,6 +187,10 @@ fn reader_prints_php_traces() {
             // trace.php sends an empty final call after it; the cases whose
             // events PHP itself makes depend on the split are left out.
             Some(_) if case.name.contains("limits/chunking-") => {}
+            // ICU's UCS-4 converter keeps back what a call ending in a cut
+            // unit produced until the next call: PHP's extra empty call
+            // writes it out, a final last block does not.
+            Some(_) if case.name.starts_with("encodings/wide-icu-pivot") => {}
             // Likewise a UTF-16 document in one piece: final at once, its
             // long declaration is cut at 45 characters (57); PHP's empty
             // final call converts the rest first.
