@@ -271,6 +271,13 @@ fn every_strict_prefix_of_a_well_formed_fixture_is_an_error() {
             if utf16 && len % 2 == 1 && cut == len - 1 {
                 continue;
             }
+            // A composing charset holds a base letter that ends the input
+            // and never hands it over, so the letter after the root is
+            // never seen (PHP: encodings/composing-*-letter-at-end_*).
+            if d.name.contains("/composing-") && d.name.contains("-letter-at-end") && cut == len - 1
+            {
+                continue;
+            }
             let out = trace(&args, prefix, &[]);
             assert_ne!(
                 result_of(&out).0,
