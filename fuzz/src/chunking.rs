@@ -146,6 +146,23 @@ pub struct Outcome {
 ///    after the same handler calls, on the same line, the columns at most
 ///    one apart.
 ///
+/// 9. A piece that ends in `\r` is parsed without it: `xmlParseChunk`
+///    holds that `\r` back for the next call (`end_in_lf`), so the parser
+///    stops a byte before such a boundary; so before the end of a document
+///    that ends in `\r` (the final `""` call, after an error, parses
+///    nothing more). PHP: `fixtures/php/limits/chunking-cr-at-end-*`. So:
+///    clauses 1 and 2 take that byte as a boundary too.
+///
+/// 10. Text in content is parsed before a `<` arrives once 300 bytes are
+///    there (`xmlParseTryOrFinish`, `XML_PARSER_BIG_BUFFER_SIZE`), and
+///    handed over as far as the bytes go; whole, a `]]>` met in the same
+///    scan (error 62) drops the text before it unreported
+///    (`xmlParseCharData`), and in pieces the `]]>` may even pass without
+///    an error. PHP: `fixtures/php/limits/chunking-text-before-cdata-end-*`
+///    (298 spaces before `]]>` differ in pieces of 1 and 3, 297 never).
+///    So: a `]]>` outside a CDATA section after 298 bytes or more of
+///    text (from the end of the tag of the last `<`).
+///
 /// Every input the `chunked` fuzz target excluded this way in a sample of
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
 /// PHP printed in both modes.
@@ -158,7 +175,7 @@ pub fn chunking_matters(
     same_calls: bool,
 ) -> bool {
     let (code, index) = (pieces.code, pieces.index);
-    // boundaries are in increasing order
+    let boundaries = &where_parsing_stopped(doc, boundaries)[..];
     let near_boundary = |p: usize| {
         let k = boundaries.partition_point(|&b| b <= p);
         boundaries.get(k).is_some_and(|&b| b <= p + 3)
@@ -185,6 +202,22 @@ pub fn chunking_matters(
         || cdata_invalid_before_end(doc)
         || conversion_fails(doc)
         || first_line_matters(doc)
+        || long_text_before_cdata_end(doc)
+}
+
+/// Clause 9 of [`chunking_matters`]: the places the parser had parsed up to
+/// when it stopped for more, in increasing order.
+fn where_parsing_stopped(doc: &[u8], boundaries: &[usize]) -> Vec<usize> {
+    let held_cr = boundaries
+        .iter()
+        .copied()
+        .chain([doc.len()])
+        .filter(|&b| b > 0 && doc.get(b - 1) == Some(&b'\r'))
+        .map(|b| b - 1);
+    let mut stops: Vec<usize> = boundaries.iter().copied().chain(held_cr).collect();
+    stops.sort_unstable();
+    stops.dedup();
+    stops
 }
 
 /// The offset in `doc` of `line` and `column` (both from 1), counting a
@@ -284,6 +317,26 @@ fn cdata_invalid_before_end(doc: &[u8]) -> bool {
         from = end;
     }
     false
+}
+
+/// Clause 10 of [`chunking_matters`].
+fn long_text_before_cdata_end(doc: &[u8]) -> bool {
+    doc.windows(3).enumerate().any(|(at, w)| {
+        if w != b"]]>" {
+            return false;
+        }
+        // the text starts where the tag of the last `<` ends
+        let Some(lt) = doc[..at].iter().rposition(|&b| b == b'<') else {
+            return false;
+        };
+        if doc[lt..].starts_with(b"<![CDATA[") {
+            return false;
+        }
+        doc[lt..at]
+            .iter()
+            .position(|&b| b == b'>')
+            .is_some_and(|gt| at - (lt + gt + 1) >= 298)
+    })
 }
 
 /// Clause 4 of [`chunking_matters`].
