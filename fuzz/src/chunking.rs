@@ -154,14 +154,14 @@ pub struct Outcome {
 ///    clauses 1 and 2 take that byte as a boundary too.
 ///
 /// 10. Text in content is parsed before a `<` arrives once 300 bytes are
-///    there (`xmlParseTryOrFinish`, `XML_PARSER_BIG_BUFFER_SIZE`), and
-///    handed over as far as the bytes go; whole, a `]]>` met in the same
-///    scan (error 62) drops the text before it unreported
-///    (`xmlParseCharData`), and in pieces the `]]>` may even pass without
-///    an error. PHP: `fixtures/php/limits/chunking-text-before-cdata-end-*`
-///    (298 spaces before `]]>` differ in pieces of 1 and 3, 297 never).
-///    So: a `]]>` outside a CDATA section after 298 bytes or more of
-///    text (from the end of the tag of the last `<`).
+///     there (`xmlParseTryOrFinish`, `XML_PARSER_BIG_BUFFER_SIZE`), and
+///     handed over as far as the bytes go; whole, a `]]>` met in the same
+///     scan (error 62) drops the text before it unreported
+///     (`xmlParseCharData`), and in pieces the `]]>` may even pass without
+///     an error. PHP: `fixtures/php/limits/chunking-text-before-cdata-end-*`
+///     (298 spaces before `]]>` differ in pieces of 1 and 3, 297 never).
+///     So: a `]]>` outside a CDATA section after 298 bytes or more of
+///     text (from the end of the tag of the last `<`).
 ///
 /// Every input the `chunked` fuzz target excluded this way in a sample of
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
