@@ -36,6 +36,9 @@ fn encoding_error_at(doc: &[u8], p: usize) -> bool {
     (u32::from(c & 0x1F) << 6) < 0x80
 }
 
+/// libxml2's `XML_ERR_XMLDECL_NOT_FINISHED`.
+const XMLDECL_NOT_FINISHED: i32 = 57;
+
 /// How a parse ended: `xml_get_error_code()`, line, column and byte index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -72,15 +75,15 @@ pub struct Outcome {
 ///    parser does not take as its end (`--->` does not end a comment; a `>`
 ///    in a literal left open), and that parser then meets the end of the
 ///    bytes it has and reports "not finished" (or the like) there, where the
-///    whole document has more. And after a fatal error libxml2 goes on
-///    parsing (without events) as far as the bytes it has allow, so where it
-///    ends, the position `xml_get_current_*` report, depends on the pieces;
-///    so does the byte index of a stopped parser (what its buffer had
-///    dropped so far, 0 if nothing). PHP: `fixtures/php/limits/chunking-*`,
-///    `tests/fuzzing.rs`. So: the pieces' error is reported at most three
-///    bytes before a boundary, or one of the runs reports an error at byte
-///    index 0, or both report the same error after the same handler calls
-///    and differ only in where.
+///    whole document has more. And the byte index of a stopped parser is
+///    what its buffer had dropped so far (0 if nothing), which the pieces
+///    decide. PHP: `fixtures/php/limits/chunking-*`, `tests/fuzzing.rs`.
+///    So: the pieces' error is reported at most three bytes before a
+///    boundary, or one of the runs reports an error at byte index 0. Where
+///    is read from the byte index and from the line and column: of a
+///    converted document (ISO-8859-1 ...) the byte index counts what the
+///    converter consumed, not where the parser is
+///    (`limits/chunking-comment-triple-hyphen-latin1_*`).
 ///
 /// 3. The internal-subset end scan (the `XML_PARSER_DTD` state) steps over
 ///    a comment only when it has all of it: a comment cut by the end of the
@@ -103,8 +106,8 @@ pub struct Outcome {
 ///    elsewhere the input just ends there (error 5). PHP:
 ///    `fixtures/php/limits/chunking-windows-1252-*`, `chunking-utf16-*`.
 ///    So: a UTF-16 document (by its first bytes) with a high surrogate not
-///    followed by a low one, or one declaring a single-byte charset
-///    (anything but UTF-8, UTF-16 and ISO-8859-1) with a byte >= 0x80,
+///    followed by a low one, or one declaring a charset (anything but
+///    UTF-8, UTF-16 and ISO-8859-1; blanks around the `=`) with a byte >= 0x80,
 ///    which the charset may leave undefined (windows-1252's 0x81 ...), or
 ///    declaring ISO-2022-JP with an escape, after which two ASCII bytes may
 ///    be a pair JIS X 0208 leaves undefined (PHP:
@@ -132,6 +135,34 @@ pub struct Outcome {
 ///    section with an invalid byte (an encoding error or a control
 ///    character) at least 302 bytes before its `]]>`.
 ///
+/// 8. An XML declaration not ended by `?>` where libxml2 looks for it
+///    (57, "XML declaration not finished"): `xmlParseXMLDecl` moves the
+///    cursor to the next `>` of the bytes it has converted, or to their
+///    end (`MOVETO_ENDTAG`, which counts no columns), then one character
+///    on (`NEXT`, which counts one if there was a `>`). How far that is
+///    depends on the pieces: a UTF-16 first line, or the rest of an ASCII
+///    document read as the UCS-4 it declares, converted as it arrives.
+///    PHP: `fixtures/php/limits/chunking-xmldecl-*`. So: both report 57
+///    after the same handler calls, on the same line, the columns at most
+///    one apart.
+///
+/// 9. A piece that ends in `\r` is parsed without it: `xmlParseChunk`
+///    holds that `\r` back for the next call (`end_in_lf`), so the parser
+///    stops a byte before such a boundary; so before the end of a document
+///    that ends in `\r` (the final `""` call, after an error, parses
+///    nothing more). PHP: `fixtures/php/limits/chunking-cr-at-end-*`. So:
+///    clauses 1 and 2 take that byte as a boundary too.
+///
+/// 10. Text in content is parsed before a `<` arrives once 300 bytes are
+///     there (`xmlParseTryOrFinish`, `XML_PARSER_BIG_BUFFER_SIZE`), and
+///     handed over as far as the bytes go; whole, a `]]>` met in the same
+///     scan (error 62) drops the text before it unreported
+///     (`xmlParseCharData`), and in pieces the `]]>` may even pass without
+///     an error. PHP: `fixtures/php/limits/chunking-text-before-cdata-end-*`
+///     (298 spaces before `]]>` differ in pieces of 1 and 3, 297 never).
+///     So: a `]]>` outside a CDATA section after 298 bytes or more of
+///     text (from the end of the tag of the last `<`).
+///
 /// Every input the `chunked` fuzz target excluded this way in a sample of
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
 /// PHP printed in both modes.
@@ -144,27 +175,59 @@ pub fn chunking_matters(
     same_calls: bool,
 ) -> bool {
     let (code, index) = (pieces.code, pieces.index);
-    // boundaries are in increasing order
+    let boundaries = &where_parsing_stopped(doc, boundaries)[..];
     let near_boundary = |p: usize| {
         let k = boundaries.partition_point(|&b| b <= p);
         boundaries.get(k).is_some_and(|&b| b <= p + 3)
     };
     let encoding = (0..doc.len()).any(|p| encoding_error_at(doc, p) && near_boundary(p));
+    let just_before_boundary = |i: usize| {
+        let k = boundaries.partition_point(|&b| b < i);
+        boundaries.get(k).is_some_and(|&b| b <= i + 3)
+    };
     let stopped_at_boundary = code != 0
         && (whole.index == 0
-            || usize::try_from(index).is_ok_and(|i| {
-                let k = boundaries.partition_point(|&b| b < i);
-                i == 0 || boundaries.get(k).is_some_and(|&b| b <= i + 3)
-            }));
-    let only_where = code != 0 && same_calls && code == whole.code;
+            || usize::try_from(index).is_ok_and(|i| i == 0 || just_before_boundary(i))
+            || offset_of(doc, pieces.line, pieces.column).is_some_and(just_before_boundary));
+    let xml_decl_unfinished = code == XMLDECL_NOT_FINISHED
+        && whole.code == code
+        && same_calls
+        && pieces.line == whole.line
+        && pieces.column.abs_diff(whole.column) <= 1;
     encoding
         || stopped_at_boundary
-        || only_where
+        || xml_decl_unfinished
         || subset_comment_matters(doc)
         || cdata_unclosed(doc)
         || cdata_invalid_before_end(doc)
         || conversion_fails(doc)
         || first_line_matters(doc)
+        || long_text_before_cdata_end(doc)
+}
+
+/// Clause 9 of [`chunking_matters`]: the places the parser had parsed up to
+/// when it stopped for more, in increasing order.
+fn where_parsing_stopped(doc: &[u8], boundaries: &[usize]) -> Vec<usize> {
+    let held_cr = boundaries
+        .iter()
+        .copied()
+        .chain([doc.len()])
+        .filter(|&b| b > 0 && doc.get(b - 1) == Some(&b'\r'))
+        .map(|b| b - 1);
+    let mut stops: Vec<usize> = boundaries.iter().copied().chain(held_cr).collect();
+    stops.sort_unstable();
+    stops.dedup();
+    stops
+}
+
+/// The offset in `doc` of `line` and `column` (both from 1), counting a
+/// byte a column as libxml2 does for ASCII.
+fn offset_of(doc: &[u8], line: u64, column: u64) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += doc[start..].iter().position(|&b| b == b'\n')? + 1;
+    }
+    Some(start + usize::try_from(column).ok()?.checked_sub(1)?)
 }
 
 /// Clause 6 of [`chunking_matters`].
@@ -213,11 +276,17 @@ fn conversion_fails(doc: &[u8]) -> bool {
     // a declared charset other than UTF-8, UTF-16 or ISO-8859-1 may leave
     // a byte >= 0x80 undefined (windows-1252's 0x81, windows-1251's 0x98...)
     let head = &doc[..doc.len().min(200)];
-    let Some(at) = head.windows(9).position(|w| w == b"encoding=") else {
+    let Some(at) = head.windows(8).position(|w| w == b"encoding") else {
         return false;
     };
-    let name: Vec<u8> = head[at + 9..]
-        .iter()
+    // `Eq`: blanks may stand around the `=`
+    let blank = |b: &&u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let mut rest = head[at + 8..].iter().skip_while(blank);
+    if rest.next() != Some(&b'=') {
+        return false;
+    }
+    let name: Vec<u8> = rest
+        .skip_while(blank)
         .skip(1)
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
         .map(u8::to_ascii_uppercase)
@@ -248,6 +317,26 @@ fn cdata_invalid_before_end(doc: &[u8]) -> bool {
         from = end;
     }
     false
+}
+
+/// Clause 10 of [`chunking_matters`].
+fn long_text_before_cdata_end(doc: &[u8]) -> bool {
+    doc.windows(3).enumerate().any(|(at, w)| {
+        if w != b"]]>" {
+            return false;
+        }
+        // the text starts where the tag of the last `<` ends
+        let Some(lt) = doc[..at].iter().rposition(|&b| b == b'<') else {
+            return false;
+        };
+        if doc[lt..].starts_with(b"<![CDATA[") {
+            return false;
+        }
+        doc[lt..at]
+            .iter()
+            .position(|&b| b == b'>')
+            .is_some_and(|gt| at - (lt + gt + 1) >= 298)
+    })
 }
 
 /// Clause 4 of [`chunking_matters`].
