@@ -72,7 +72,6 @@ impl JsonKernel {
 impl JsonKernel {
     /// The escape of `"` under these flags, as [`JSON_ESCAPES`] words
     /// are: `\u0022` with `JSON_HEX_QUOT`, `\"` otherwise.
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline(always)]
     fn quote_escape(&self) -> u64 {
         if self.hex_quot {

@@ -103,11 +103,7 @@ macro_rules! json_escape_body {
             let (lo_t, hi_t) = (table256(&kernel.lo), table256(&kernel.hi));
             let [k1_hi, k1_lo, k2_hi] = lookups256();
             let escapes = &super::JSON_ESCAPES;
-            let quot = if kernel.hex_quot {
-                super::JSON_QUOT_HEX
-            } else {
-                escapes[usize::from(b'"')]
-            };
+            let quot = kernel.quote_escape();
             let mut len = out.len();
             // Stores go to `out`'s spare capacity at `len` and on, through
             // `out` itself (no pointer into its buffer is kept while it may
