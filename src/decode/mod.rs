@@ -34,6 +34,10 @@ pub use inline::next_utf8_char;
 pub use reference::next_utf8_char_reference;
 pub use stream::StreamDecoder;
 
+// The single-byte charsets' converter (`libxml::charsets`) runs its vector
+// kernels here, beside the Latin-1 ones whose packing they share.
+pub(crate) use kernels::{TwoByteTable, single_byte_kernel_available, single_byte_run};
+
 /// Whether a call to the decoder read a character or a malformed sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {

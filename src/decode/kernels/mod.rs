@@ -48,6 +48,34 @@ const fn compress_table() -> [[u8; 8]; 256] {
     table
 }
 
+/// For every 8-bit mask of the lanes that hold a non-ASCII byte, the
+/// shuffle that packs eight 16-bit words to the front: each word's low
+/// byte always, its high byte only where the mask is set (0x80 zeroes the
+/// rest). Shared by the Latin-1 and single-byte charset kernels.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+static EXPAND: [[u8; 16]; 256] = expand_table();
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+const fn expand_table() -> [[u8; 16]; 256] {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut kept = 0;
+        let mut j = 0;
+        while j < 8 {
+            table[mask][kept] = 2 * j as u8;
+            kept += 1;
+            if mask & (1 << j) != 0 {
+                table[mask][kept] = 2 * j as u8 + 1;
+                kept += 1;
+            }
+            j += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
 /// How much of a 16-byte block the SSSE3 and NEON kernels of
 /// [`utf8_run`] take when it holds more than ASCII and two-byte
 /// characters, from its lane masks (bit `j` for lane `j`): its non-ASCII
@@ -194,6 +222,113 @@ pub(super) fn latin1_run(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = dst;
     (0, 0)
+}
+
+/// A single-byte charset's UTF-8 for its bytes 0x80..=0xFF, as
+/// [`single_byte_run`] looks it up: the lead and trail byte of each byte
+/// whose character is two bytes long, lead 0 for every other (undefined,
+/// or one or three bytes long); and both again as the deltas the
+/// 16-entry lookups of the AVX2 kernel add up (row `k` XOR row `k - 1`).
+/// Aligned for 64-byte loads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct TwoByteTable {
+    lead: [u8; 128],
+    trail: [u8; 128],
+    lead_delta: [u8; 128],
+    trail_delta: [u8; 128],
+}
+
+impl TwoByteTable {
+    /// The table of a charset whose byte `0x80 + k` is the two-byte
+    /// character `pairs[k]`, or none of them.
+    pub(crate) fn new(pairs: &[Option<[u8; 2]>; 128]) -> Self {
+        let mut lead = [0u8; 128];
+        let mut trail = [0u8; 128];
+        for (k, pair) in pairs.iter().enumerate() {
+            if let Some([l, t]) = *pair {
+                debug_assert!((0xC2..=0xDF).contains(&l) && (0x80..=0xBF).contains(&t));
+                (lead[k], trail[k]) = (l, t);
+            }
+        }
+        let delta = |rows: &[u8; 128]| {
+            let mut d = *rows;
+            for k in 16..128 {
+                d[k] ^= rows[k - 16];
+            }
+            d
+        };
+        TwoByteTable {
+            lead_delta: delta(&lead),
+            trail_delta: delta(&trail),
+            lead,
+            trail,
+        }
+    }
+}
+
+/// Whether some vector kernel of [`single_byte_run`] runs here.
+pub(crate) fn single_byte_kernel_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::simd::avx512_available() || crate::simd::avx2_popcnt_available()
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        true
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        false
+    }
+}
+
+/// Converts the bytes of a single-byte charset at the start of `src` to
+/// UTF-8 appended to `out`, where `table` says each high byte's two-byte
+/// character (the charset's bytes 0x00..=0x7F must be ASCII): 64 bytes a
+/// step with AVX-512 (two `vpermi2b` lookups, interleaved and packed with
+/// `vpcompressb`), 32 with AVX2 (`vpshufb` lookups per high nibble), 16
+/// with NEON (`vqtbl4q`), as the Latin-1 kernels expand each byte to two.
+/// Returns the bytes read: it stops before a block holding a high byte
+/// `table` has no pair for (the AVX-512 kernel converts the block up to
+/// that byte), or when less than a step is left; the caller converts from
+/// there.
+pub(crate) fn single_byte_run(src: &[u8], out: &mut Vec<u8>, table: &TwoByteTable) -> usize {
+    // Each step writes at most 128 bytes.
+    out.reserve(2 * src.len() + 128);
+    let start = out.len();
+    let (read, written) = single_byte_tier(src, out, table);
+    // SAFETY: the kernels wrote `written` bytes from `start`, within the
+    // capacity (each checks a step's room before it), all initialized.
+    unsafe { out.set_len(start + written) };
+    read
+}
+
+/// The best tier of [`single_byte_run`] here: bytes read and written.
+#[inline]
+fn single_byte_tier(src: &[u8], out: &mut Vec<u8>, table: &TwoByteTable) -> (usize, usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if crate::simd::avx512_available() {
+            // SAFETY: `avx512_available` checked every feature the kernel
+            // needs; it checks its own bounds against `out`'s capacity.
+            return unsafe { x86::single_byte_run_avx512(src, out, table) };
+        }
+        if crate::simd::avx2_popcnt_available() {
+            // SAFETY: AVX2 and POPCNT are available (checked just above);
+            // the kernel checks its own bounds.
+            return unsafe { x86::single_byte_run_avx2(src, out, table) };
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: NEON is part of aarch64; the kernel checks its own bounds.
+    let run = unsafe { neon::single_byte_run_neon(src, out, table) };
+    #[cfg(not(target_arch = "aarch64"))]
+    let run = {
+        let _ = (src, out, table);
+        (0, 0)
+    };
+    run
 }
 
 #[cfg(target_arch = "aarch64")]

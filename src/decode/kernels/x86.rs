@@ -5,11 +5,12 @@
 use std::arch::x86_64::*;
 
 use crate::simd::memory::{
-    load64, load128, load256, load512, store64, store128, store256, store512,
+    load64, load128, load256, load512, store64, store128, store128_spare, store256, store512,
+    store512_spare,
 };
 use crate::simd::utf8_check::{UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH};
 
-use super::{COMPRESS, STEP};
+use super::{COMPRESS, EXPAND, STEP, TwoByteTable};
 
 /// Bit `j` set for each byte `j` of `v` whose high bit is set.
 #[inline]
@@ -330,32 +331,6 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
     (done(base, ends), o)
 }
 
-/// For every 8-bit mask of the lanes that hold a non-ASCII byte, the
-/// shuffle that packs eight 16-bit words to the front: each word's low
-/// byte always, its high byte only where the mask is set (0x80 zeroes the
-/// rest).
-static EXPAND: [[u8; 16]; 256] = expand_table();
-
-const fn expand_table() -> [[u8; 16]; 256] {
-    let mut table = [[0x80u8; 16]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut kept = 0;
-        let mut j = 0;
-        while j < 8 {
-            table[mask][kept] = 2 * j as u8;
-            kept += 1;
-            if mask & (1 << j) != 0 {
-                table[mask][kept] = 2 * j as u8 + 1;
-                kept += 1;
-            }
-            j += 1;
-        }
-        mask += 1;
-    }
-    table
-}
-
 /// The SSSE3 kernel of [`super::latin1_run`]: 16 bytes a step, each half
 /// widened to 16-bit words that hold a byte's UTF-8 form (one byte, or the
 /// lead in the low half and the continuation in the high one), packed with
@@ -452,4 +427,178 @@ pub(super) unsafe fn latin1_run_avx512(src: &[u8], dst: &mut [u8]) -> (usize, us
         o += 32 + mask.count_ones() as usize;
     }
     (i, o)
+}
+
+/// The `vpermt2b` indexes that interleave the first 32 lanes (and then the
+/// last 32) of two vectors: lane `2k` from the first, `2k + 1` from the
+/// second.
+static INTERLEAVE: [[u8; 64]; 2] = interleave_table();
+
+const fn interleave_table() -> [[u8; 64]; 2] {
+    let mut table = [[0u8; 64]; 2];
+    let mut k = 0;
+    while k < 64 {
+        let from = (k / 2) as u8 + if k % 2 == 1 { 64 } else { 0 };
+        table[0][k] = from;
+        table[1][k] = from + 32;
+        k += 1;
+    }
+    table
+}
+
+/// The AVX-512 kernel of [`super::single_byte_run`]: 64 bytes a step,
+/// each high byte's lead and trail looked up with `vpermi2b` (128
+/// entries), interleaved after the bytes (a high byte's lead in its place)
+/// and packed with `vpcompressb`, as [`latin1_run_avx512`] packs. At a
+/// byte without a two-byte character it converts the bytes before it and
+/// stops. Returns the bytes read and the bytes written after `out`'s
+/// length (its length is left to the caller).
+///
+/// # Safety
+///
+/// The CPU must support AVX2, BMI2, POPCNT and AVX-512 F, BW, VBMI and
+/// VBMI2 (see [`crate::simd::avx512_available`]).
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn single_byte_run_avx512(
+    src: &[u8],
+    out: &mut Vec<u8>,
+    table: &TwoByteTable,
+) -> (usize, usize) {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+    let start = out.len();
+    let (mut i, mut o) = (0usize, start);
+    // SAFETY (the six loads): each table is 128 bytes long, the
+    // interleaving rows 64; AVX-512 F is enabled.
+    let (lead_lo, lead_hi) = unsafe { (load512(&table.lead, 0), load512(&table.lead, 64)) };
+    // SAFETY: as above.
+    let (trail_lo, trail_hi) = unsafe { (load512(&table.trail, 0), load512(&table.trail, 64)) };
+    // SAFETY: as above.
+    let (first_half, second_half) =
+        unsafe { (load512(&INTERLEAVE[0], 0), load512(&INTERLEAVE[1], 0)) };
+    // A step writes two 64-byte stores, the second at most 64 bytes on.
+    while src.len() - i >= 64 && out.capacity() - o >= 128 {
+        // SAFETY: `i + 64 <= src.len()`.
+        let v = unsafe { load512(src, i) };
+        let high = _mm512_movepi8_mask(v);
+        if high == 0 {
+            // SAFETY: `o + 128 <= out.capacity()`.
+            unsafe { store512_spare(out, o, v) };
+            i += 64;
+            o += 64;
+            continue;
+        }
+        // `vpermi2b` reads the low seven bits of each byte.
+        let lead = _mm512_permutex2var_epi8(lead_lo, v, lead_hi);
+        let trail = _mm512_permutex2var_epi8(trail_lo, v, trail_hi);
+        // High bytes without a two-byte character: the lanes from the
+        // first of them on are left.
+        let bad = _mm512_mask_testn_epi8_mask(high, lead, lead);
+        let taken = if bad == 0 {
+            u64::MAX
+        } else {
+            (bad & bad.wrapping_neg()) - 1
+        };
+        let high = high & taken;
+        let firsts = _mm512_mask_blend_epi8(high, v, lead);
+        // Every taken lane's first byte, and the trail of its high ones.
+        let keep = |lanes: u64, high: u64| _pdep_u64(lanes, EVEN) | _pdep_u64(high, ODD);
+        let keep_lo = keep(taken & 0xFFFF_FFFF, high & 0xFFFF_FFFF);
+        let keep_hi = keep(taken >> 32, high >> 32);
+        let lo = _mm512_permutex2var_epi8(firsts, first_half, trail);
+        let hi = _mm512_permutex2var_epi8(firsts, second_half, trail);
+        // SAFETY: `o + 128 <= out.capacity()`, and the first store keeps
+        // at most 64 bytes.
+        unsafe { store512_spare(out, o, _mm512_maskz_compress_epi8(keep_lo, lo)) };
+        o += keep_lo.count_ones() as usize;
+        // SAFETY: as above.
+        unsafe { store512_spare(out, o, _mm512_maskz_compress_epi8(keep_hi, hi)) };
+        o += keep_hi.count_ones() as usize;
+        if bad != 0 {
+            i += taken.count_ones() as usize;
+            break;
+        }
+        i += 64;
+    }
+    (i, o - start)
+}
+
+/// The AVX2 kernel of [`super::single_byte_run`]: 32 bytes a step, each
+/// high byte's lead and trail looked up sixteen entries at a time with
+/// `vpshufb` (the rows' deltas XORed together: row `k` reaches the bytes
+/// whose row is `k` or more), interleaved after the bytes and packed
+/// eight 16-bit words at a time with the shuffles of
+/// [`latin1_run_ssse3`]. A block holding a byte without a two-byte
+/// character is left whole. Returns the bytes read and the bytes written
+/// after `out`'s length.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+#[allow(clippy::cast_possible_wrap)] // row offsets as `i8` lanes
+pub(super) unsafe fn single_byte_run_avx2(
+    src: &[u8],
+    out: &mut Vec<u8>,
+    table: &TwoByteTable,
+) -> (usize, usize) {
+    let start = out.len();
+    let (mut i, mut o) = (0usize, start);
+    let row = |t: &[u8; 128], k: usize| {
+        // SAFETY: `k < 8`: the 16 bytes are in the table.
+        _mm256_broadcastsi128_si256(unsafe { load128(t, 16 * k) })
+    };
+    let lead_rows: [__m256i; 8] = std::array::from_fn(|k| row(&table.lead_delta, k));
+    let trail_rows: [__m256i; 8] = std::array::from_fn(|k| row(&table.trail_delta, k));
+    let low7 = _mm256_set1_epi8(0x7F);
+    let zero = _mm256_setzero_si256();
+    // A step writes four 16-byte stores, each at most 16 bytes on.
+    while src.len() - i >= 32 && out.capacity() - o >= 64 {
+        // SAFETY: `i + 32 <= src.len()`.
+        let v = unsafe { load256(src, i) };
+        // The mask has 32 significant bits: the cast only drops sign.
+        let high = _mm256_movemask_epi8(v) as u32;
+        if high == 0 {
+            // SAFETY: `o + 64 <= out.capacity()`.
+            unsafe { store128_spare(out, o, _mm256_castsi256_si128(v)) };
+            // SAFETY: as above.
+            unsafe { store128_spare(out, o + 16, _mm256_extracti128_si256::<1>(v)) };
+            i += 32;
+            o += 32;
+            continue;
+        }
+        // Row `k` minus 16k: 0..=15 for the bytes of row `k`, above for
+        // later rows (whose deltas cancel it), negative (`vpshufb` gives
+        // 0) for earlier ones.
+        let index = _mm256_and_si256(v, low7);
+        let (mut lead, mut trail) = (zero, zero);
+        for k in 0..8 {
+            let at = _mm256_sub_epi8(index, _mm256_set1_epi8((16 * k) as i8));
+            lead = _mm256_xor_si256(lead, _mm256_shuffle_epi8(lead_rows[k], at));
+            trail = _mm256_xor_si256(trail, _mm256_shuffle_epi8(trail_rows[k], at));
+        }
+        let bad = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lead, zero)) as u32 & high;
+        if bad != 0 {
+            break;
+        }
+        let firsts = _mm256_blendv_epi8(v, lead, v);
+        // Bytes 0..8 and 16..24, then 8..16 and 24..32, as 16-bit words.
+        let lo = _mm256_unpacklo_epi8(firsts, trail);
+        let hi = _mm256_unpackhi_epi8(firsts, trail);
+        for (words, lanes) in [
+            (_mm256_castsi256_si128(lo), high & 0xFF),
+            (_mm256_castsi256_si128(hi), (high >> 8) & 0xFF),
+            (_mm256_extracti128_si256::<1>(lo), (high >> 16) & 0xFF),
+            (_mm256_extracti128_si256::<1>(hi), high >> 24),
+        ] {
+            // SAFETY: the table's rows are 16 bytes long.
+            let shuffle = unsafe { load128(&EXPAND[lanes as usize], 0) };
+            // SAFETY: each store is at most 48 bytes after the step's
+            // first, and `o + 64 <= out.capacity()` there.
+            unsafe { store128_spare(out, o, _mm_shuffle_epi8(words, shuffle)) };
+            o += 8 + lanes.count_ones() as usize;
+        }
+        i += 32;
+    }
+    (i, o - start)
 }

@@ -15,6 +15,7 @@ pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByte
 pub(crate) use stateful::{Iso2022JpDecoder, is_iso_2022_jp};
 pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
 
+use crate::decode::{TwoByteTable, single_byte_run};
 use single_byte::{ICU_FIRST, ICU_LABELS, LABELS, NONE, code_point, icu_compare_form};
 
 /// A stateless single-byte charset, by its index in the generated tables.
@@ -55,7 +56,8 @@ impl SingleByte {
     }
 
     /// Every byte's UTF-8 form, built once per switch (256 entries): the
-    /// conversion is then one lookup and one store per byte.
+    /// conversion is then one lookup and one store per byte, or a vector
+    /// kernel's lookups where the charset suits one.
     pub(crate) fn utf8_table(self) -> Box<Utf8Table> {
         let mut seq = [0u32; 256];
         for (entry, byte) in seq.iter_mut().zip(0..=u8::MAX) {
@@ -68,22 +70,64 @@ impl SingleByte {
                 *entry = u32::from_le_bytes(bytes);
             }
         }
-        Box::new(Utf8Table { seq })
+        let two_byte = crate::decode::single_byte_kernel_available()
+            .then(|| two_byte_table(&seq))
+            .flatten();
+        Box::new(Utf8Table { seq, two_byte })
     }
 }
 
+/// The vector kernel's table for a charset whose bytes 0x00..=0x7F are
+/// ASCII and at least half of whose other bytes are two-byte characters
+/// (Cyrillic, Greek, Latin...): `None` for the rest (EBCDIC, Thai), which
+/// the kernel would leave to the scalar loop block after block.
+fn two_byte_table(seq: &[u32; 256]) -> Option<TwoByteTable> {
+    let ascii = (0..0x80u32).all(|b| seq[b as usize] == b | 1 << 24);
+    let pairs: [Option<[u8; 2]>; 128] = std::array::from_fn(|k| {
+        let [lead, trail, _, n] = seq[0x80 + k].to_le_bytes();
+        (n == 2).then_some([lead, trail])
+    });
+    (ascii && pairs.iter().flatten().count() >= 64).then(|| TwoByteTable::new(&pairs))
+}
+
+/// Bytes the scalar loop converts after the vector kernel stops, before
+/// the kernel is tried again.
+const SCALAR_STRETCH: usize = 32;
+
 /// A byte's UTF-8 bytes in the low three bytes (little-endian) and their
 /// count in the high byte; count 0 is a byte iconv rejects (`EILSEQ`).
+/// With the vector kernel's table where the charset suits it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Utf8Table {
     seq: [u32; 256],
+    two_byte: Option<TwoByteTable>,
 }
 
 impl Utf8Table {
     /// Appends the UTF-8 of `raw` to `out`: the number of bytes converted,
     /// less than `raw.len()` at the first byte the charset rejects
-    /// (`xmlIconvWrapper`'s -2 after a partial conversion).
+    /// (`xmlIconvWrapper`'s -2 after a partial conversion). Blocks of ASCII
+    /// and two-byte characters go through the vector kernel
+    /// ([`single_byte_run`]), the rest through [`convert_scalar`](Self::convert_scalar).
     pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
+        let Some(two_byte) = &self.two_byte else {
+            return self.convert_scalar(raw, out);
+        };
+        let mut i = 0;
+        loop {
+            i += single_byte_run(&raw[i..], out, two_byte);
+            let end = raw.len().min(i + SCALAR_STRETCH);
+            let n = self.convert_scalar(&raw[i..end], out);
+            i += n;
+            if i == raw.len() || i < end {
+                return i;
+            }
+        }
+    }
+
+    /// [`convert`](Self::convert) one byte at a time: the reference the
+    /// vector kernels are tested against.
+    pub(crate) fn convert_scalar(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
         let start = out.len();
         // every entry is stored whole (four bytes) and the cursor moves by
         // its count: room for three bytes a byte and one spare
