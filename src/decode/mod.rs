@@ -36,6 +36,8 @@ pub use stream::StreamDecoder;
 
 // The single-byte charsets' converter (`libxml::charsets`) runs its vector
 // kernels here, beside the Latin-1 ones whose packing they share.
+#[cfg(test)]
+pub(crate) use kernels::single_byte_tiers;
 pub(crate) use kernels::{TwoByteTable, single_byte_kernel_available, single_byte_run};
 
 /// Whether a call to the decoder read a character or a malformed sequence.

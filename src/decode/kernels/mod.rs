@@ -267,20 +267,36 @@ impl TwoByteTable {
     }
 }
 
-/// Whether some vector kernel of [`single_byte_run`] runs here.
-pub(crate) fn single_byte_kernel_available() -> bool {
+/// A tier of [`single_byte_run`]: from `src`, the bytes read and the
+/// bytes written after `out`'s length, within its capacity (its length is
+/// left to the caller).
+///
+/// # Safety
+///
+/// The CPU must support the tier's features.
+type SingleByteTier = unsafe fn(&[u8], &mut Vec<u8>, &TwoByteTable) -> (usize, usize);
+
+/// The best tier of [`single_byte_run`] here, if any.
+fn single_byte_tier() -> Option<SingleByteTier> {
     #[cfg(target_arch = "x86_64")]
     {
-        crate::simd::avx512_available() || crate::simd::avx2_popcnt_available()
+        if crate::simd::avx512_available() {
+            return Some(x86::single_byte_run_avx512);
+        }
+        if crate::simd::avx2_popcnt_available() {
+            return Some(x86::single_byte_run_avx2);
+        }
     }
     #[cfg(target_arch = "aarch64")]
-    {
-        true
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        false
-    }
+    let tier: Option<SingleByteTier> = Some(neon::single_byte_run_neon);
+    #[cfg(not(target_arch = "aarch64"))]
+    let tier = None;
+    tier
+}
+
+/// Whether some vector kernel of [`single_byte_run`] runs here.
+pub(crate) fn single_byte_kernel_available() -> bool {
+    single_byte_tier().is_some()
 }
 
 /// Converts the bytes of a single-byte charset at the start of `src` to
@@ -288,47 +304,84 @@ pub(crate) fn single_byte_kernel_available() -> bool {
 /// character (the charset's bytes 0x00..=0x7F must be ASCII): 64 bytes a
 /// step with AVX-512 (two `vpermi2b` lookups, interleaved and packed with
 /// `vpcompressb`), 32 with AVX2 (`vpshufb` lookups per high nibble), 16
-/// with NEON (`vqtbl4q`), as the Latin-1 kernels expand each byte to two.
-/// Returns the bytes read: it stops before a block holding a high byte
-/// `table` has no pair for (the AVX-512 kernel converts the block up to
-/// that byte), or when less than a step is left; the caller converts from
-/// there.
+/// with NEON (`vqtbl4q`), expanding each byte to two as the Latin-1
+/// kernels do. Returns the bytes read: it stops before a block holding a
+/// high byte `table` has no pair for (the AVX-512 kernel converts the
+/// block up to that byte), or when less than a step is left; the caller
+/// converts from there. Nothing is read where no tier runs.
 pub(crate) fn single_byte_run(src: &[u8], out: &mut Vec<u8>, table: &TwoByteTable) -> usize {
-    // Each step writes at most 128 bytes.
+    match single_byte_tier() {
+        // SAFETY: the tier is one this CPU runs.
+        Some(tier) => unsafe { run_single_byte_tier(tier, src, out, table) },
+        None => 0,
+    }
+}
+
+/// Runs `tier` over `src`, appending to `out`: the bytes read.
+///
+/// # Safety
+///
+/// The CPU must support the tier's features.
+unsafe fn run_single_byte_tier(
+    tier: SingleByteTier,
+    src: &[u8],
+    out: &mut Vec<u8>,
+    table: &TwoByteTable,
+) -> usize {
+    // Room for every step's stores (each writes at most 128 bytes).
     out.reserve(2 * src.len() + 128);
     let start = out.len();
-    let (read, written) = single_byte_tier(src, out, table);
-    // SAFETY: the kernels wrote `written` bytes from `start`, within the
-    // capacity (each checks a step's room before it), all initialized.
+    // SAFETY: the CPU supports the tier (the caller's); it checks its own
+    // bounds against `out`'s capacity.
+    let (read, written) = unsafe { tier(src, out, table) };
+    // SAFETY: the tier wrote `written` bytes from `start`, within the
+    // capacity, all initialized.
     unsafe { out.set_len(start + written) };
     read
 }
 
-/// The best tier of [`single_byte_run`] here: bytes read and written.
-#[inline]
-fn single_byte_tier(src: &[u8], out: &mut Vec<u8>, table: &TwoByteTable) -> (usize, usize) {
+/// Every tier of [`single_byte_run`] this CPU runs, by name, for the
+/// tests against the scalar converter; a tier it cannot run is reported
+/// with [`crate::simd::skipped_tier`].
+#[cfg(test)]
+#[allow(clippy::type_complexity)]
+pub(crate) fn single_byte_tiers(
+    test: &str,
+) -> Vec<(
+    &'static str,
+    Box<dyn Fn(&[u8], &mut Vec<u8>, &TwoByteTable) -> usize>,
+)> {
+    let mut all: Vec<(&'static str, SingleByteTier)> = Vec::new();
     #[cfg(target_arch = "x86_64")]
     {
         if crate::simd::avx512_available() {
-            // SAFETY: `avx512_available` checked every feature the kernel
-            // needs; it checks its own bounds against `out`'s capacity.
-            return unsafe { x86::single_byte_run_avx512(src, out, table) };
+            all.push(("avx512", x86::single_byte_run_avx512));
+        } else {
+            crate::simd::skipped_tier("avx512", test);
         }
         if crate::simd::avx2_popcnt_available() {
-            // SAFETY: AVX2 and POPCNT are available (checked just above);
-            // the kernel checks its own bounds.
-            return unsafe { x86::single_byte_run_avx2(src, out, table) };
+            all.push(("avx2", x86::single_byte_run_avx2));
+        } else {
+            crate::simd::skipped_tier("avx2", test);
         }
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        crate::simd::skipped_tier("avx512", test);
+        crate::simd::skipped_tier("avx2", test);
+    }
     #[cfg(target_arch = "aarch64")]
-    // SAFETY: NEON is part of aarch64; the kernel checks its own bounds.
-    let run = unsafe { neon::single_byte_run_neon(src, out, table) };
+    all.push(("neon", neon::single_byte_run_neon));
     #[cfg(not(target_arch = "aarch64"))]
-    let run = {
-        let _ = (src, out, table);
-        (0, 0)
-    };
-    run
+    crate::simd::skipped_tier("neon", test);
+    all.into_iter()
+        .map(|(name, tier)| {
+            let run: Box<dyn Fn(&[u8], &mut Vec<u8>, &TwoByteTable) -> usize> =
+                // SAFETY: the tier is one this CPU runs (checked above).
+                Box::new(move |src, out, table| unsafe { run_single_byte_tier(tier, src, out, table) });
+            (name, run)
+        })
+        .collect()
 }
 
 #[cfg(target_arch = "aarch64")]

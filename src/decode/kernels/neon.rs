@@ -1,13 +1,15 @@
-//! The aarch64 tier of [`utf8_run`](super::utf8_run): NEON, 16 bytes a
-//! step, the SSSE3 kernel's method (`x86::utf8_run_ssse3`) with NEON's
-//! table lookups for its shuffles.
+//! The aarch64 tiers of [`utf8_run`](super::utf8_run) and
+//! [`single_byte_run`](super::single_byte_run): NEON, 16 bytes a step,
+//! the x86 kernels' methods with NEON's table lookups for their shuffles.
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;
 
-use crate::simd::neon::{any_high, load, load_half_array, mask, store, store_half};
+use crate::simd::neon::{
+    any, any_high, load, load_array, load_half_array, mask, store, store_half, store_spare,
+};
 
-use super::{COMPRESS, STEP};
+use super::{COMPRESS, EXPAND, STEP, TwoByteTable};
 
 /// The NEON kernel of [`super::utf8_run`]; `latin1` selects the
 /// ISO-8859-1 target (C2/C3 pairs keep their code point), otherwise
@@ -121,4 +123,73 @@ pub(super) fn utf8_run_neon(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize,
         }
     }
     (i, o)
+}
+
+/// The 64 bytes of `t` from `at`, as a four-register lookup table.
+#[inline]
+#[target_feature(enable = "neon")]
+fn table64(t: &[u8; 128], at: usize) -> uint8x16x4_t {
+    let row = |k: usize| {
+        load_array(
+            t[at + 16 * k..at + 16 * k + 16]
+                .try_into()
+                .expect("16 bytes"),
+        )
+    };
+    uint8x16x4_t(row(0), row(1), row(2), row(3))
+}
+
+/// The NEON kernel of [`super::single_byte_run`]: 16 bytes a step, each
+/// high byte's lead and trail looked up with two `vqtbl4q` (64 entries
+/// each), interleaved after the bytes with `vzip` and packed eight 16-bit
+/// words at a time with the shuffles of the x86 Latin-1 kernel. A block
+/// holding a byte without a two-byte character is left whole. Returns
+/// the bytes read and the bytes written after `out`'s length.
+#[target_feature(enable = "neon")]
+pub(super) fn single_byte_run_neon(
+    src: &[u8],
+    out: &mut Vec<u8>,
+    table: &TwoByteTable,
+) -> (usize, usize) {
+    let start = out.len();
+    let (mut i, mut o) = (0usize, start);
+    let (lead_lo, lead_hi) = (table64(&table.lead, 0), table64(&table.lead, 64));
+    let (trail_lo, trail_hi) = (table64(&table.trail, 0), table64(&table.trail, 64));
+    let (top, half) = (vdupq_n_u8(0x80), vdupq_n_u8(64));
+    // A step writes two 16-byte stores, the second at most 16 bytes on.
+    while src.len() - i >= STEP && out.capacity() - o >= 2 * STEP {
+        // SAFETY: `i + 16 <= src.len()`.
+        let v = unsafe { load(src, i) };
+        if !any_high(v) {
+            // SAFETY: `o + 32 <= out.capacity()`.
+            unsafe { store_spare(out, o, v) };
+            i += STEP;
+            o += STEP;
+            continue;
+        }
+        // High bytes as 0..=127, ASCII from 128 (out of every table's
+        // range: `vqtbl4q` gives 0, `vqtbx4q` keeps what it has).
+        let index = veorq_u8(v, top);
+        let upper = vsubq_u8(index, half);
+        let lead = vqtbx4q_u8(vqtbl4q_u8(lead_lo, index), lead_hi, upper);
+        let trail = vqtbx4q_u8(vqtbl4q_u8(trail_lo, index), trail_hi, upper);
+        let high = vcgeq_u8(v, top);
+        if any(vandq_u8(high, vceqzq_u8(lead))) {
+            break;
+        }
+        let firsts = vbslq_u8(high, lead, v);
+        let lanes = mask(v);
+        for (words, lanes) in [
+            (vzip1q_u8(firsts, trail), lanes & 0xFF),
+            (vzip2q_u8(firsts, trail), lanes >> 8),
+        ] {
+            let packed = vqtbl1q_u8(words, load_array(&EXPAND[lanes as usize]));
+            // SAFETY: the second store is at most 16 bytes after the
+            // first, and `o + 32 <= out.capacity()` at the first.
+            unsafe { store_spare(out, o, packed) };
+            o += 8 + lanes.count_ones() as usize;
+        }
+        i += STEP;
+    }
+    (i, o - start)
 }

@@ -110,12 +110,26 @@ impl Utf8Table {
     /// and two-byte characters go through the vector kernel
     /// ([`single_byte_run`]), the rest through [`convert_scalar`](Self::convert_scalar).
     pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
-        let Some(two_byte) = &self.two_byte else {
-            return self.convert_scalar(raw, out);
-        };
+        match &self.two_byte {
+            Some(two_byte) => {
+                self.convert_with(raw, out, |raw, out| single_byte_run(raw, out, two_byte))
+            }
+            None => self.convert_scalar(raw, out),
+        }
+    }
+
+    /// [`convert`](Self::convert) with `kernel` (one of
+    /// [`single_byte_run`]'s tiers) taking what it can before each stretch
+    /// of the scalar loop.
+    fn convert_with(
+        &self,
+        raw: &[u8],
+        out: &mut Vec<u8>,
+        kernel: impl Fn(&[u8], &mut Vec<u8>) -> usize,
+    ) -> usize {
         let mut i = 0;
         loop {
-            i += single_byte_run(&raw[i..], out, two_byte);
+            i += kernel(&raw[i..], out);
             let end = raw.len().min(i + SCALAR_STRETCH);
             let n = self.convert_scalar(&raw[i..end], out);
             i += n;
@@ -148,6 +162,9 @@ impl Utf8Table {
         raw.len()
     }
 }
+
+#[cfg(test)]
+mod kernel_tests;
 
 #[cfg(test)]
 mod tests {
