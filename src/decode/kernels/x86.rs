@@ -468,14 +468,15 @@ pub(super) unsafe fn single_byte_run_avx512(
     const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
     let start = out.len();
     let (mut i, mut o) = (0usize, start);
-    // SAFETY (the six loads): each table is 128 bytes long, the
-    // interleaving rows 64; AVX-512 F is enabled.
-    let (lead_lo, lead_hi) = unsafe { (load512(&table.lead, 0), load512(&table.lead, 64)) };
-    // SAFETY: as above.
-    let (trail_lo, trail_hi) = unsafe { (load512(&table.trail, 0), load512(&table.trail, 64)) };
-    // SAFETY: as above.
-    let (first_half, second_half) =
-        unsafe { (load512(&INTERLEAVE[0], 0), load512(&INTERLEAVE[1], 0)) };
+    // Each table is 128 bytes long, each interleaving row 64.
+    let whole = |t: &[u8], at: usize| {
+        // SAFETY: the 64 bytes are in `t` (each call below); AVX-512 F is
+        // enabled.
+        unsafe { load512(t, at) }
+    };
+    let (lead_lo, lead_hi) = (whole(&table.lead, 0), whole(&table.lead, 64));
+    let (trail_lo, trail_hi) = (whole(&table.trail, 0), whole(&table.trail, 64));
+    let (first_half, second_half) = (whole(&INTERLEAVE[0], 0), whole(&INTERLEAVE[1], 0));
     // A step writes two 64-byte stores, the second at most 64 bytes on.
     while src.len() - i >= 64 && out.capacity() - o >= 128 {
         // SAFETY: `i + 64 <= src.len()`.
@@ -507,12 +508,16 @@ pub(super) unsafe fn single_byte_run_avx512(
         let keep_hi = keep(taken >> 32, high >> 32);
         let lo = _mm512_permutex2var_epi8(firsts, first_half, trail);
         let hi = _mm512_permutex2var_epi8(firsts, second_half, trail);
+        let (lo, hi) = (
+            _mm512_maskz_compress_epi8(keep_lo, lo),
+            _mm512_maskz_compress_epi8(keep_hi, hi),
+        );
         // SAFETY: `o + 128 <= out.capacity()`, and the first store keeps
         // at most 64 bytes.
-        unsafe { store512_spare(out, o, _mm512_maskz_compress_epi8(keep_lo, lo)) };
+        unsafe { store512_spare(out, o, lo) };
         o += keep_lo.count_ones() as usize;
         // SAFETY: as above.
-        unsafe { store512_spare(out, o, _mm512_maskz_compress_epi8(keep_hi, hi)) };
+        unsafe { store512_spare(out, o, hi) };
         o += keep_hi.count_ones() as usize;
         if bad != 0 {
             i += taken.count_ones() as usize;
@@ -525,7 +530,7 @@ pub(super) unsafe fn single_byte_run_avx512(
 
 /// The AVX2 kernel of [`super::single_byte_run`]: 32 bytes a step, each
 /// high byte's lead and trail looked up sixteen entries at a time with
-/// `vpshufb` (the rows' deltas XORed together: row `k` reaches the bytes
+/// `vpshufb` (the XOR of the rows' deltas: row `k` reaches the bytes
 /// whose row is `k` or more), interleaved after the bytes and packed
 /// eight 16-bit words at a time with the shuffles of
 /// [`latin1_run_ssse3`]. A block holding a byte without a two-byte
@@ -559,10 +564,11 @@ pub(super) unsafe fn single_byte_run_avx2(
         // The mask has 32 significant bits: the cast only drops sign.
         let high = _mm256_movemask_epi8(v) as u32;
         if high == 0 {
+            let (first, second) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
             // SAFETY: `o + 64 <= out.capacity()`.
-            unsafe { store128_spare(out, o, _mm256_castsi256_si128(v)) };
+            unsafe { store128_spare(out, o, first) };
             // SAFETY: as above.
-            unsafe { store128_spare(out, o + 16, _mm256_extracti128_si256::<1>(v)) };
+            unsafe { store128_spare(out, o + 16, second) };
             i += 32;
             o += 32;
             continue;
@@ -593,9 +599,10 @@ pub(super) unsafe fn single_byte_run_avx2(
         ] {
             // SAFETY: the table's rows are 16 bytes long.
             let shuffle = unsafe { load128(&EXPAND[lanes as usize], 0) };
+            let packed = _mm_shuffle_epi8(words, shuffle);
             // SAFETY: each store is at most 48 bytes after the step's
             // first, and `o + 64 <= out.capacity()` there.
-            unsafe { store128_spare(out, o, _mm_shuffle_epi8(words, shuffle)) };
+            unsafe { store128_spare(out, o, packed) };
             o += 8 + lanes.count_ones() as usize;
         }
         i += 32;

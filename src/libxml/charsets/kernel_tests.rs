@@ -89,7 +89,7 @@ fn text(table: &Utf8Table, len: usize, seed: usize) -> Vec<u8> {
     (0..len)
         .map(|k| {
             let pick = k * 7 + seed;
-            if pick % 5 == 0 {
+            if pick.is_multiple_of(5) {
                 b'a' + (pick % 26) as u8
             } else {
                 two[pick % two.len()]
