@@ -141,7 +141,7 @@ impl Utf8Table {
 
     /// [`convert`](Self::convert) one byte at a time: the reference the
     /// vector kernels are tested against.
-    pub(crate) fn convert_scalar(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
+    fn convert_scalar(&self, raw: &[u8], out: &mut Vec<u8>) -> usize {
         let start = out.len();
         // every entry is stored whole (four bytes) and the cursor moves by
         // its count: room for three bytes a byte and one spare
