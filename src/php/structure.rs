@@ -535,9 +535,10 @@ impl StructData {
         }
     }
 
-    /// Appends `text` to the value `span` (moved to the end of the buffer
-    /// first if something was stored after it).
-    fn append(&mut self, value: PackedSpan, text: &[u8]) -> PackedSpan {
+    /// Appends what `write` appends to the value `span` (moved to the end
+    /// of the buffer first if something was stored after it).
+    #[inline]
+    fn append(&mut self, value: PackedSpan, write: impl FnOnce(&mut Vec<u8>)) -> PackedSpan {
         let mut span = value.unpack(&self.long_spans).unwrap_or_default();
         if span.start + span.len != self.bytes.len() {
             let start = self.bytes.len();
@@ -545,18 +546,19 @@ impl StructData {
                 .extend_from_within(span.start..span.start + span.len);
             span.start = start;
         }
-        self.bytes.extend_from_slice(text);
-        span.len += text.len();
+        write(&mut self.bytes);
+        span.len = self.bytes.len() - span.start;
         PackedSpan::pack(span, &mut self.long_spans)
     }
 
-    /// Stores `text` as a new value.
-    fn store(&mut self, text: &[u8]) -> PackedSpan {
+    /// Stores what `write` appends as a new value.
+    #[inline]
+    fn store(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> PackedSpan {
         let start = self.bytes.len();
-        self.bytes.extend_from_slice(text);
+        write(&mut self.bytes);
         let span = Span {
             start,
-            len: text.len(),
+            len: self.bytes.len() - start,
         };
         PackedSpan::pack(span, &mut self.long_spans)
     }
@@ -657,7 +659,9 @@ impl Builder {
         if let Some(&last) = data.entries.last().filter(|e| e.kind() == EntryType::Cdata) {
             let level = data.level(data.entries.len() - 1, last);
             let value = match last.value.unpack(&data.long_spans) {
-                Some(v) => self.data.store(v.of(&data.bytes)),
+                Some(v) => self
+                    .data
+                    .store(|out| out.extend_from_slice(v.of(&data.bytes))),
                 None => PackedSpan::NONE,
             };
             self.data.push(NO_TAG, EntryType::Cdata, level, value);
@@ -809,13 +813,46 @@ impl Builder {
             entry.value.len += text.len() as u32;
             return;
         }
-        self.cdata_slow(text, skip, skip_white);
+        self.cdata_slow(text, |out| out.extend_from_slice(text), skip, skip_white);
     }
 
-    /// [`cdata`](Self::cdata) when the text goes somewhere new.
+    /// Character data `raw` as the parser gives it, which `write` appends
+    /// to a buffer in the target encoding: never longer than `raw`, and
+    /// white space (space, tab, line feed) exactly where `raw` has it.
+    #[inline]
+    pub(crate) fn cdata_with(
+        &mut self,
+        raw: &[u8],
+        write: impl FnOnce(&mut Vec<u8>),
+        skip: usize,
+        skip_white: bool,
+    ) {
+        // more text for the value the last text went to
+        let bytes = &mut self.data.bytes;
+        if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
+            && entry.value.short_end() == Some(bytes.len())
+            && raw.len() < (PackedSpan::LONG - entry.value.len) as usize
+        {
+            let start = bytes.len();
+            write(bytes);
+            // at most `raw.len()` more: below `LONG`, checked above
+            entry.value.len += (bytes.len() - start) as u32;
+            return;
+        }
+        self.cdata_slow(raw, write, skip, skip_white);
+    }
+
+    /// [`cdata_with`](Self::cdata_with) when the text goes somewhere new.
     #[inline(never)]
-    fn cdata_slow(&mut self, text: &[u8], skip: usize, skip_white: bool) {
-        let doprint = skip_white && text.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
+    fn cdata_slow(
+        &mut self,
+        raw: &[u8],
+        write: impl FnOnce(&mut Vec<u8>),
+        skip: usize,
+        skip_white: bool,
+    ) {
+        // decoding keeps white space where it is, so the raw text decides
+        let doprint = skip_white && raw.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
         let data = &mut self.data;
         if self.lastwasopen {
             let Some(entry) = self.ctag.and_then(|i| data.entries.get(i)) else {
@@ -825,9 +862,9 @@ impl Builder {
                 if !doprint && skip_white {
                     return;
                 }
-                data.store(text)
+                data.store(write)
             } else {
-                data.append(entry.value, text)
+                data.append(entry.value, write)
             };
             if let Some(entry) = self.ctag.and_then(|i| data.entries.get_mut(i)) {
                 entry.value = value;
@@ -839,7 +876,7 @@ impl Builder {
             && entry.kind() == EntryType::Cdata
             && entry.value != PackedSpan::NONE
         {
-            let value = data.append(entry.value, text);
+            let value = data.append(entry.value, write);
             if let Some(entry) = data.entries.last_mut() {
                 entry.value = value;
             }
@@ -853,7 +890,7 @@ impl Builder {
             }
             let parent = std::mem::take(&mut self.ltags[depth]);
             let slot = self.add_to_info(skip_tagstart(&parent, skip));
-            let value = self.data.store(text);
+            let value = self.data.store(write);
             self.data.push(slot, EntryType::Cdata, self.level, value);
             self.ltags[depth] = parent;
             self.text_to = Some(self.data.entries.len() - 1);
