@@ -432,8 +432,14 @@ pub fn write_struct_json(
 /// assert_eq!(out, br#"'it\'s' . "\0" . ''"#);
 /// ```
 pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
-    out.reserve(s.len() + 2);
+    out.reserve(s.len() + 2 + 16);
     out.push(b'\'');
+    // Short strings (names, most values) are checked and copied as
+    // words: less than the set-up of a vector search.
+    if var_export_short(s, out) {
+        out.push(b'\'');
+        return;
+    }
     // runs between the bytes that need escaping, copied whole
     let mut rest = s;
     while let Some(i) = memchr::memchr3(b'\\', b'\'', 0, rest) {
@@ -443,6 +449,49 @@ pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
     }
     out.extend_from_slice(rest);
     out.push(b'\'');
+}
+
+/// Appends `s` when it is 1 to 16 bytes long and none of them needs
+/// escaping, reading and writing fixed-size words (overlapping for the
+/// lengths between); `false` (nothing written) otherwise. `out` has room
+/// for 16 bytes more.
+#[inline(always)]
+fn var_export_short(s: &[u8], out: &mut Vec<u8>) -> bool {
+    const ONES: u64 = u64::MAX / 0xFF;
+    const HIGH: u64 = ONES * 0x80;
+    // whether a byte of `w` is NUL, `\` or `'` (exact: the borrows of
+    // the zero-byte test give no false positives on whether one is)
+    let special = |w: u64| {
+        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+        zero(w) | zero(w ^ (ONES * u64::from(b'\\'))) | zero(w ^ (ONES * u64::from(b'\''))) != 0
+    };
+    let n = s.len();
+    let x = if let (Some(&head), Some(&tail)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+        let (lo, hi) = (u64::from_le_bytes(head), u64::from_le_bytes(tail));
+        if n > 16 || special(lo) || special(hi) {
+            return false;
+        }
+        u128::from(lo) | u128::from(hi) << (8 * (n - 8))
+    } else if let (Some(&head), Some(&tail)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(head))
+            | u64::from(u32::from_le_bytes(tail)) << (8 * (n - 4));
+        // the bytes past the string are zero: made `a` for the test
+        let past = !(u64::MAX >> (8 * (8 - n)));
+        if special(w | (past & (ONES * u64::from(b'a')))) {
+            return false;
+        }
+        u128::from(w)
+    } else {
+        if n == 0 || s.iter().any(|&b| matches!(b, 0 | b'\\' | b'\'')) {
+            return false;
+        }
+        out.extend_from_slice(s);
+        return true;
+    };
+    let start = out.len();
+    out.extend_from_slice(&x.to_le_bytes());
+    out.truncate(start + n);
+    true
 }
 
 /// How `var_export()` writes `\`, `'` and NUL inside a quoted string.
@@ -491,7 +540,12 @@ fn export_key(key: KeyRef<'_>, out: &mut Vec<u8>) {
 }
 
 fn indent(depth: usize, out: &mut Vec<u8>) {
-    out.resize(out.len() + 2 * depth, b' ');
+    // the usual depths (up to 3) copied whole, not filled
+    const SPACES: &[u8; 8] = b"        ";
+    match SPACES.get(..2 * depth) {
+        Some(spaces) => out.extend_from_slice(spaces),
+        None => out.resize(out.len() + 2 * depth, b' '),
+    }
 }
 
 /// `KEY => ` for an element at `depth` (1 for the top array's elements).
@@ -513,9 +567,42 @@ fn close_nested(depth: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(b"),\n");
 }
 
-/// A list position as its int key.
-fn write_position(i: usize, out: &mut Vec<u8>) {
-    crate::json::write_int(i64::try_from(i).unwrap_or(i64::MAX), out);
+/// The int keys of a list, 0, 1, 2, ... in turn, kept as decimal digits
+/// and counted up in place: no conversion per element.
+struct Positions {
+    /// The digits of the current key, right-aligned.
+    digits: [u8; 20],
+    /// Where they begin.
+    start: usize,
+}
+
+impl Positions {
+    fn new() -> Self {
+        let mut digits = [b'0'; 20];
+        digits[19] = b'0';
+        Self { digits, start: 19 }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.digits[self.start..]);
+    }
+
+    /// The next key.
+    fn advance(&mut self) {
+        let mut at = self.digits.len();
+        while at > 0 {
+            at -= 1;
+            if self.digits[at] == b'9' {
+                self.digits[at] = b'0';
+            } else {
+                self.digits[at] += 1;
+                break;
+            }
+        }
+        // a carry past the first digit: one digit more (the digit to the
+        // left of `start` is a `0` made `1`)
+        self.start = self.start.min(at);
+    }
 }
 
 fn export_entry(entry: EntryRef<'_>, out: &mut Vec<u8>) {
@@ -572,9 +659,11 @@ fn export_values<'a>(
     sink: &mut impl Sink,
 ) -> io::Result<()> {
     sink.buf().extend_from_slice(b"array (\n");
-    for (i, entry) in values.enumerate() {
+    let mut position = Positions::new();
+    for entry in values {
         let out = sink.buf();
-        element_key(1, |o| write_position(i, o), out);
+        element_key(1, |o| position.write(o), out);
+        position.advance();
         open_nested(1, out);
         export_entry(entry, out);
         close_nested(1, out);
@@ -596,14 +685,12 @@ fn export_index(index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Resu
         element_key(1, |o| var_export_string(name, o), sink.buf());
         open_nested(1, sink.buf());
         // a tag's list can be as long as the document: written in pieces
-        for (chunk, run) in positions.chunks(POSITIONS_PER_SPILL).enumerate() {
+        let mut position = Positions::new();
+        for run in positions.chunks(POSITIONS_PER_SPILL) {
             let out = sink.buf();
-            for (i, &p) in run.iter().enumerate() {
-                element_key(
-                    2,
-                    |o| write_position(chunk * POSITIONS_PER_SPILL + i, o),
-                    out,
-                );
+            for &p in run {
+                element_key(2, |o| position.write(o), out);
+                position.advance();
                 var_export_int(p, out);
                 out.extend_from_slice(b",\n");
             }
@@ -1019,6 +1106,45 @@ mod tests {
             var_export_string(&s, &mut fast);
             var_export_string_reference(&s, &mut plain);
             prop_assert_eq!(fast, plain);
+        }
+    }
+}
+
+#[cfg(test)]
+mod word_tests {
+    use super::{Positions, var_export_string, var_export_string_reference};
+
+    #[test]
+    fn short_strings_equal_the_reference_at_every_length_and_place() {
+        // the escaped bytes and their neighbours, which a word test must
+        // tell apart
+        let odd = [
+            0u8, 1, b'\\', b'\'', b'[', b']', b'&', b'(', 0x80, 0xFF, b'a',
+        ];
+        for n in 0..=20 {
+            for at in 0..n.max(1) {
+                for &b in &odd {
+                    let mut s = vec![b'z'; n];
+                    if let Some(x) = s.get_mut(at) {
+                        *x = b;
+                    }
+                    let (mut fast, mut plain) = (b"x".to_vec(), b"x".to_vec());
+                    var_export_string(&s, &mut fast);
+                    var_export_string_reference(&s, &mut plain);
+                    assert_eq!(fast, plain, "{s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn positions_count_as_decimal_integers() {
+        let mut position = Positions::new();
+        for i in 0..100_123u64 {
+            let mut out = Vec::new();
+            position.write(&mut out);
+            assert_eq!(out, i.to_string().as_bytes());
+            position.advance();
         }
     }
 }
