@@ -440,6 +440,19 @@ pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
         out.push(b'\'');
         return;
     }
+    // up to 64 bytes, word by word (the last word overlapping)
+    if s.len() <= 64
+        && let Some(&last) = s.last_chunk::<8>()
+        && !special_byte_in(u64::from_le_bytes(last))
+        && !s.chunks_exact(8).any(|w| {
+            w.try_into()
+                .is_ok_and(|w| special_byte_in(u64::from_le_bytes(w)))
+        })
+    {
+        out.extend_from_slice(s);
+        out.push(b'\'');
+        return;
+    }
     // runs between the bytes that need escaping, copied whole
     let mut rest = s;
     while let Some(i) = memchr::memchr3(b'\\', b'\'', 0, rest) {
@@ -451,6 +464,16 @@ pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'\'');
 }
 
+/// Whether a byte of `w` is NUL, `\` or `'` (exact: the borrows of the
+/// zero-byte test give no false positives on whether one is).
+#[inline(always)]
+fn special_byte_in(w: u64) -> bool {
+    const ONES: u64 = u64::MAX / 0xFF;
+    const HIGH: u64 = ONES * 0x80;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    zero(w) | zero(w ^ (ONES * u64::from(b'\\'))) | zero(w ^ (ONES * u64::from(b'\''))) != 0
+}
+
 /// Appends `s` when it is 1 to 16 bytes long and none of them needs
 /// escaping, reading and writing fixed-size words (overlapping for the
 /// lengths between); `false` (nothing written) otherwise. `out` has room
@@ -458,13 +481,7 @@ pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
 #[inline(always)]
 fn var_export_short(s: &[u8], out: &mut Vec<u8>) -> bool {
     const ONES: u64 = u64::MAX / 0xFF;
-    const HIGH: u64 = ONES * 0x80;
-    // whether a byte of `w` is NUL, `\` or `'` (exact: the borrows of
-    // the zero-byte test give no false positives on whether one is)
-    let special = |w: u64| {
-        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-        zero(w) | zero(w ^ (ONES * u64::from(b'\\'))) | zero(w ^ (ONES * u64::from(b'\''))) != 0
-    };
+    let special = special_byte_in;
     let n = s.len();
     let x = if let (Some(&head), Some(&tail)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
         let (lo, hi) = (u64::from_le_bytes(head), u64::from_le_bytes(tail));
@@ -540,11 +557,13 @@ fn export_key(key: KeyRef<'_>, out: &mut Vec<u8>) {
 }
 
 fn indent(depth: usize, out: &mut Vec<u8>) {
-    // the usual depths (up to 3) copied whole, not filled
-    const SPACES: &[u8; 8] = b"        ";
-    match SPACES.get(..2 * depth) {
-        Some(spaces) => out.extend_from_slice(spaces),
-        None => out.resize(out.len() + 2 * depth, b' '),
+    // the usual depths (up to 4) written as one word and cut, not filled
+    let end = out.len() + 2 * depth;
+    if depth <= 4 {
+        out.extend_from_slice(b"        ");
+        out.truncate(end);
+    } else {
+        out.resize(end, b' ');
     }
 }
 
@@ -570,26 +589,36 @@ fn close_nested(depth: usize, out: &mut Vec<u8>) {
 /// The int keys of a list, 0, 1, 2, ... in turn, kept as decimal digits
 /// and counted up in place: no conversion per element.
 struct Positions {
-    /// The digits of the current key, right-aligned.
-    digits: [u8; 20],
+    /// The digits of the current key, in `digits[start..20]`; the bytes
+    /// after them are room for a copy of fixed size.
+    digits: [u8; 36],
     /// Where they begin.
     start: usize,
 }
 
 impl Positions {
     fn new() -> Self {
-        let mut digits = [b'0'; 20];
-        digits[19] = b'0';
-        Self { digits, start: 19 }
+        Self {
+            digits: [b'0'; 36],
+            start: 19,
+        }
     }
 
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.digits[self.start..]);
+        // sixteen bytes at once and the excess cut off: cheaper than a
+        // copy of variable length
+        let end = out.len() + 20 - self.start;
+        if self.start >= 4 {
+            out.extend_from_slice(&self.digits[self.start..self.start + 16]);
+            out.truncate(end);
+        } else {
+            out.extend_from_slice(&self.digits[self.start..20]);
+        }
     }
 
     /// The next key.
     fn advance(&mut self) {
-        let mut at = self.digits.len();
+        let mut at = 20;
         while at > 0 {
             at -= 1;
             if self.digits[at] == b'9' {

@@ -17,6 +17,7 @@ use std::io::{self, Write};
 
 use super::escape::escape_string;
 use super::number::write_int;
+use super::scan::{Clean, STEP, short_is_clean};
 use super::sink::{POSITIONS_PER_SPILL, Sink, Spill};
 use super::{JsonError, JsonFlags};
 use crate::php::{EntryRef, EntryType, KeyRef, Struct};
@@ -179,6 +180,9 @@ struct StructEncoder {
     /// is a third of a pretty-printed document's strings, each the same
     /// few, and the escaper's set-up for them costs more than a copy.
     repeats: RefCell<[Repeat; 4]>,
+    /// The bytes written as they are under the flags; `None` with
+    /// `JSON_NUMERIC_CHECK`, where a clean string may be a number.
+    clean: Option<&'static Clean>,
 }
 
 /// A string and its encoding (see [`StructEncoder::repeats`]).
@@ -229,6 +233,7 @@ impl StructEncoder {
                 && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE),
             keys: EntryKeys::default(),
             repeats: RefCell::default(),
+            clean: (!flags.contains(JsonFlags::NUMERIC_CHECK)).then(|| Clean::new(flags)),
         };
         let mut keys = EntryKeys::default();
         keys.open.push(b'{');
@@ -340,6 +345,19 @@ impl StructEncoder {
             repeat.string.extend_from_slice(s);
             repeat.encoded.clear();
             repeat.encoded.extend_from_slice(&out[start..]);
+            return;
+        }
+        // Up to two words of clean bytes (ids, dates, names), checked as
+        // two overlapping halves and copied whole: the escaper's set-up
+        // for them costs more than the copy.
+        if let Some(clean) = self.clean
+            && (STEP..=2 * STEP).contains(&s.len())
+            && short_is_clean(&s[..STEP], clean)
+            && short_is_clean(&s[s.len() - STEP..], clean)
+        {
+            out.push(b'"');
+            out.extend_from_slice(s);
+            out.push(b'"');
             return;
         }
         let encoded = escape_string(s, self.flags, out);
