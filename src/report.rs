@@ -22,7 +22,7 @@ use crate::json::{
 };
 pub use crate::php::int_cast;
 use crate::php::{Entry, EntryType, Handler, HandlerSet, Key, Parser, Struct, error_string};
-use crate::php::{EntryRef, KeyRef, StructData};
+use crate::php::{EntryRef, IndexRef, KeyRef, StructData};
 
 /// What `struct.php` prints for the document `data`, parsed by `parser`
 /// with `xml_parse_into_struct()` (`quiet`: only the `ok` and `result`
@@ -174,11 +174,11 @@ fn struct_json_output_with(
     results: Results,
 ) -> Result<(), StructJsonError> {
     let result = parser.parse_into_struct_data(data);
-    let index = result.index();
+    let index = result.packed_index();
     let written = write_struct_to(
         || result.values(),
         || result.strings_are_utf8(),
-        &index,
+        IndexRef::from(&index),
         flags,
         out,
     );
@@ -339,7 +339,12 @@ fn write_struct_to_sink(
 ) -> io::Result<()> {
     write_arrays(
         result.ok,
-        (!quiet).then(|| (result.values.iter().map(EntryRef::from), &result.index[..])),
+        (!quiet).then(|| {
+            (
+                result.values.iter().map(EntryRef::from),
+                IndexRef::Owned(&result.index),
+            )
+        }),
         parser,
         out,
     )
@@ -352,21 +357,20 @@ fn write_struct_data(
     quiet: bool,
     out: &mut impl Sink,
 ) -> io::Result<()> {
-    let index = if quiet { Vec::new() } else { result.index() };
+    let index = (!quiet).then(|| result.packed_index());
     write_arrays(
         result.ok,
-        (!quiet).then(|| (result.values(), &index[..])),
+        index
+            .as_ref()
+            .map(|index| (result.values(), IndexRef::from(index))),
         parser,
         out,
     )
 }
 
-/// `$index`: tag names and their positions.
-type Index = [(Vec<u8>, Vec<i64>)];
-
 fn write_arrays<'a>(
     ok: bool,
-    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, &Index)>,
+    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, IndexRef<'_>)>,
     parser: &Parser,
     out: &mut impl Sink,
 ) -> io::Result<()> {
@@ -416,7 +420,8 @@ pub fn write_struct_json(
 ) -> Result<(), JsonError> {
     let values = || result.values.iter().map(EntryRef::from);
     let values_utf8 = || values_are_utf8(values());
-    match write_struct_lines(values, values_utf8, &result.index, flags, out) {
+    let index = IndexRef::Owned(&result.index);
+    match write_struct_lines(values, values_utf8, index, flags, out) {
         Err(StructJsonError::Json(e)) => Err(e),
         // a Vec takes every byte
         Ok(()) | Err(StructJsonError::Io(_)) => Ok(()),
@@ -705,25 +710,25 @@ fn export_values<'a>(
 /// `var_export($index, true)`.
 pub fn var_export_index(index: &[(Vec<u8>, Vec<i64>)], out: &mut Vec<u8>) {
     // a Vec takes every byte
-    let _ = export_index(index, out);
+    let _ = export_index(IndexRef::Owned(index), out);
 }
 
-fn export_index(index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Result<()> {
+fn export_index(index: IndexRef<'_>, sink: &mut impl Sink) -> io::Result<()> {
     sink.buf().extend_from_slice(b"array (\n");
-    for (name, positions) in index {
+    for (name, positions) in index.lists() {
         element_key(1, |o| var_export_string(name, o), sink.buf());
         open_nested(1, sink.buf());
         // a tag's list can be as long as the document: written in pieces
         let mut position = Positions::new();
-        for run in positions.chunks(POSITIONS_PER_SPILL) {
+        for (j, p) in positions.iter().enumerate() {
             let out = sink.buf();
-            for &p in run {
-                element_key(2, |o| position.write(o), out);
-                position.advance();
-                var_export_int(p, out);
-                out.extend_from_slice(b",\n");
+            element_key(2, |o| position.write(o), out);
+            position.advance();
+            var_export_int(p, out);
+            out.extend_from_slice(b",\n");
+            if j % POSITIONS_PER_SPILL == POSITIONS_PER_SPILL - 1 {
+                sink.spill()?;
             }
-            sink.spill()?;
         }
         close_nested(1, sink.buf());
         sink.spill()?;

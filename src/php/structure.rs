@@ -505,6 +505,42 @@ impl StructData {
         self.tags.iter().cloned().zip(lists).collect()
     }
 
+    /// `$index` without a list per tag: the entries of each tag in one
+    /// array of 32-bit entry numbers, tag after tag (half the memory of
+    /// the lists, and one allocation).
+    pub(crate) fn packed_index(&self) -> PackedIndex<'_> {
+        let mut ends = vec![0usize; self.tags.len()];
+        for e in &self.entries {
+            if let Some(n) = ends.get_mut(e.tag as usize) {
+                *n += 1;
+            }
+        }
+        // counts made the places where each tag's numbers begin
+        let mut next = Vec::with_capacity(ends.len());
+        let mut total = 0;
+        for n in &mut ends {
+            next.push(total);
+            total += *n;
+            *n = total;
+        }
+        let mut numbers = vec![0u32; total];
+        for (i, e) in self.entries.iter().enumerate() {
+            if let Some(at) = next.get_mut(e.tag as usize)
+                && let Some(slot) = numbers.get_mut(*at)
+            {
+                // see `PackedEntry`: entry numbers fit in 32 bits
+                *slot = u32::try_from(i).unwrap_or(u32::MAX);
+                *at += 1;
+            }
+        }
+        PackedIndex {
+            tags: &self.tags,
+            ends,
+            numbers,
+            first_position: self.first_position,
+        }
+    }
+
     /// The public form: one pass, every list allocated at its final size.
     pub(crate) fn into_struct(self) -> Struct {
         let index = self.index();
@@ -580,6 +616,99 @@ impl StructData {
         };
         entry.set_kind(kind);
         self.entries.push(entry);
+    }
+}
+
+/// `$index` of a [`StructData`] (see [`StructData::packed_index`]).
+#[derive(Debug)]
+pub(crate) struct PackedIndex<'a> {
+    tags: &'a [Vec<u8>],
+    /// Where each tag's entry numbers end in `numbers`.
+    ends: Vec<usize>,
+    numbers: Vec<u32>,
+    first_position: i64,
+}
+
+/// `$index`, borrowed from a [`Struct`] or a [`PackedIndex`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum IndexRef<'a> {
+    Owned(&'a [(Vec<u8>, Vec<i64>)]),
+    Packed(&'a PackedIndex<'a>),
+}
+
+/// The positions of one tag in an [`IndexRef`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PositionsRef<'a> {
+    Owned(&'a [i64]),
+    /// Entry numbers, and the position of entry 0.
+    Packed(&'a [u32], i64),
+}
+
+impl<'a> From<&'a PackedIndex<'a>> for IndexRef<'a> {
+    fn from(index: &'a PackedIndex<'a>) -> Self {
+        Self::Packed(index)
+    }
+}
+
+impl<'a> IndexRef<'a> {
+    /// How many tags.
+    pub(crate) fn len(self) -> usize {
+        match self {
+            Self::Owned(lists) => lists.len(),
+            Self::Packed(index) => index.tags.len(),
+        }
+    }
+
+    pub(crate) fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The tags and their positions, in order.
+    pub(crate) fn lists(self) -> impl Iterator<Item = (&'a [u8], PositionsRef<'a>)> {
+        let (owned, packed) = match self {
+            Self::Owned(lists) => (lists, None),
+            Self::Packed(index) => (&[][..], Some(index)),
+        };
+        let packed = packed.into_iter().flat_map(|index| {
+            let starts = std::iter::once(0).chain(index.ends.iter().copied());
+            index
+                .tags
+                .iter()
+                .zip(starts.zip(&index.ends))
+                .map(|(tag, (start, &end))| {
+                    let numbers = index.numbers.get(start..end).unwrap_or_default();
+                    (
+                        tag.as_slice(),
+                        PositionsRef::Packed(numbers, index.first_position),
+                    )
+                })
+        });
+        owned
+            .iter()
+            .map(|(tag, positions)| (tag.as_slice(), PositionsRef::Owned(positions)))
+            .chain(packed)
+    }
+}
+
+impl<'a> PositionsRef<'a> {
+    pub(crate) fn is_empty(self) -> bool {
+        match self {
+            Self::Owned(p) => p.is_empty(),
+            Self::Packed(p, _) => p.is_empty(),
+        }
+    }
+
+    /// The positions in order.
+    pub(crate) fn iter(self) -> impl Iterator<Item = i64> + 'a {
+        let (owned, packed, first) = match self {
+            Self::Owned(p) => (p, &[][..], 0),
+            Self::Packed(p, first) => (&[][..], p, first),
+        };
+        owned.iter().copied().chain(
+            packed
+                .iter()
+                .map(move |&i| first.wrapping_add(i64::from(i))),
+        )
     }
 }
 
