@@ -1182,3 +1182,57 @@ mod word_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod packed_tests {
+    use super::{struct_output, write_struct, write_struct_json, write_struct_json_output};
+    use crate::Parser;
+    use crate::json::JsonFlags;
+
+    /// Documents whose index has several tags, lists longer than a spill's
+    /// 1024 positions, and text entries under a parent's tag.
+    fn documents() -> Vec<Vec<u8>> {
+        let mut long = b"<r>".to_vec();
+        for i in 0..2500 {
+            long.extend_from_slice(format!("<a n='{i}'>x</a>t<b/>").as_bytes());
+        }
+        long.extend_from_slice(b"</r>");
+        vec![
+            b"<a/>".to_vec(),
+            b"<r><a>1</a><b x='2'>3</b>4<a/><c><a>5</a></c></r>".to_vec(),
+            b"<r><a>1</a><b>".to_vec(),
+            long,
+        ]
+    }
+
+    #[test]
+    fn packed_index_prints_as_the_owned_one() {
+        for doc in documents() {
+            // two calls on one parser: the second's positions count on
+            let (mut packed, mut owned) = (Parser::new(None).unwrap(), Parser::new(None).unwrap());
+            for _ in 0..2 {
+                let fast = struct_output(&mut packed, doc.clone(), false);
+                let result = owned.parse_into_struct(&doc);
+                let mut plain = Vec::new();
+                write_struct(&result, &owned, false, &mut plain);
+                assert_eq!(fast, plain, "{}", String::from_utf8_lossy(&doc));
+            }
+            for flags in [
+                JsonFlags::NONE,
+                JsonFlags::FORCE_OBJECT,
+                JsonFlags::PRETTY_PRINT,
+            ] {
+                let (mut packed, mut owned) =
+                    (Parser::new(None).unwrap(), Parser::new(None).unwrap());
+                for _ in 0..2 {
+                    let mut fast = Vec::new();
+                    write_struct_json_output(&mut packed, doc.clone(), flags, &mut fast).unwrap();
+                    let result = owned.parse_into_struct(&doc);
+                    let mut plain = Vec::new();
+                    write_struct_json(&result, flags, &mut plain).unwrap();
+                    assert_eq!(fast, plain, "{flags:?}");
+                }
+            }
+        }
+    }
+}
