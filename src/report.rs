@@ -22,7 +22,7 @@ use crate::json::{
 };
 pub use crate::php::int_cast;
 use crate::php::{Entry, EntryType, Handler, HandlerSet, Key, Parser, Struct, error_string};
-use crate::php::{EntryRef, KeyRef, StructData};
+use crate::php::{EntryRef, IndexRef, KeyRef, StructData};
 
 /// What `struct.php` prints for the document `data`, parsed by `parser`
 /// with `xml_parse_into_struct()` (`quiet`: only the `ok` and `result`
@@ -174,11 +174,11 @@ fn struct_json_output_with(
     results: Results,
 ) -> Result<(), StructJsonError> {
     let result = parser.parse_into_struct_data(data);
-    let index = result.index();
+    let index = result.packed_index();
     let written = write_struct_to(
         || result.values(),
         || result.strings_are_utf8(),
-        &index,
+        IndexRef::from(&index),
         flags,
         out,
     );
@@ -339,7 +339,12 @@ fn write_struct_to_sink(
 ) -> io::Result<()> {
     write_arrays(
         result.ok,
-        (!quiet).then(|| (result.values.iter().map(EntryRef::from), &result.index[..])),
+        (!quiet).then(|| {
+            (
+                result.values.iter().map(EntryRef::from),
+                IndexRef::Owned(&result.index),
+            )
+        }),
         parser,
         out,
     )
@@ -352,21 +357,20 @@ fn write_struct_data(
     quiet: bool,
     out: &mut impl Sink,
 ) -> io::Result<()> {
-    let index = if quiet { Vec::new() } else { result.index() };
+    let index = (!quiet).then(|| result.packed_index());
     write_arrays(
         result.ok,
-        (!quiet).then(|| (result.values(), &index[..])),
+        index
+            .as_ref()
+            .map(|index| (result.values(), IndexRef::from(index))),
         parser,
         out,
     )
 }
 
-/// `$index`: tag names and their positions.
-type Index = [(Vec<u8>, Vec<i64>)];
-
 fn write_arrays<'a>(
     ok: bool,
-    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, &Index)>,
+    arrays: Option<(impl Iterator<Item = EntryRef<'a>>, IndexRef<'_>)>,
     parser: &Parser,
     out: &mut impl Sink,
 ) -> io::Result<()> {
@@ -416,7 +420,8 @@ pub fn write_struct_json(
 ) -> Result<(), JsonError> {
     let values = || result.values.iter().map(EntryRef::from);
     let values_utf8 = || values_are_utf8(values());
-    match write_struct_lines(values, values_utf8, &result.index, flags, out) {
+    let index = IndexRef::Owned(&result.index);
+    match write_struct_lines(values, values_utf8, index, flags, out) {
         Err(StructJsonError::Json(e)) => Err(e),
         // a Vec takes every byte
         Ok(()) | Err(StructJsonError::Io(_)) => Ok(()),
@@ -432,8 +437,27 @@ pub fn write_struct_json(
 /// assert_eq!(out, br#"'it\'s' . "\0" . ''"#);
 /// ```
 pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
-    out.reserve(s.len() + 2);
+    out.reserve(s.len() + 2 + 16);
     out.push(b'\'');
+    // Short strings (names, most values) are checked and copied as
+    // words: less than the set-up of a vector search.
+    if var_export_short(s, out) {
+        out.push(b'\'');
+        return;
+    }
+    // up to 64 bytes, word by word (the last word overlapping)
+    if s.len() <= 64
+        && let Some(&last) = s.last_chunk::<8>()
+        && !special_byte_in(u64::from_le_bytes(last))
+        && !s.chunks_exact(8).any(|w| {
+            w.try_into()
+                .is_ok_and(|w| special_byte_in(u64::from_le_bytes(w)))
+        })
+    {
+        out.extend_from_slice(s);
+        out.push(b'\'');
+        return;
+    }
     // runs between the bytes that need escaping, copied whole
     let mut rest = s;
     while let Some(i) = memchr::memchr3(b'\\', b'\'', 0, rest) {
@@ -443,6 +467,53 @@ pub fn var_export_string(s: &[u8], out: &mut Vec<u8>) {
     }
     out.extend_from_slice(rest);
     out.push(b'\'');
+}
+
+/// Whether a byte of `w` is NUL, `\` or `'` (exact: the borrows of the
+/// zero-byte test give no false positives on whether one is).
+#[inline(always)]
+fn special_byte_in(w: u64) -> bool {
+    const ONES: u64 = u64::MAX / 0xFF;
+    const HIGH: u64 = ONES * 0x80;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    zero(w) | zero(w ^ (ONES * u64::from(b'\\'))) | zero(w ^ (ONES * u64::from(b'\''))) != 0
+}
+
+/// Appends `s` when it is 1 to 16 bytes long and none of them needs
+/// escaping, reading and writing fixed-size words (overlapping for the
+/// lengths between); `false` (nothing written) otherwise. `out` has room
+/// for 16 bytes more.
+#[inline(always)]
+fn var_export_short(s: &[u8], out: &mut Vec<u8>) -> bool {
+    const ONES: u64 = u64::MAX / 0xFF;
+    let special = special_byte_in;
+    let n = s.len();
+    let x = if let (Some(&head), Some(&tail)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+        let (lo, hi) = (u64::from_le_bytes(head), u64::from_le_bytes(tail));
+        if n > 16 || special(lo) || special(hi) {
+            return false;
+        }
+        u128::from(lo) | u128::from(hi) << (8 * (n - 8))
+    } else if let (Some(&head), Some(&tail)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(head))
+            | u64::from(u32::from_le_bytes(tail)) << (8 * (n - 4));
+        // the bytes past the string are zero: made `a` for the test
+        let past = !(u64::MAX >> (8 * (8 - n)));
+        if special(w | (past & (ONES * u64::from(b'a')))) {
+            return false;
+        }
+        u128::from(w)
+    } else {
+        if n == 0 || s.iter().any(|&b| matches!(b, 0 | b'\\' | b'\'')) {
+            return false;
+        }
+        out.extend_from_slice(s);
+        return true;
+    };
+    let start = out.len();
+    out.extend_from_slice(&x.to_le_bytes());
+    out.truncate(start + n);
+    true
 }
 
 /// How `var_export()` writes `\`, `'` and NUL inside a quoted string.
@@ -491,7 +562,14 @@ fn export_key(key: KeyRef<'_>, out: &mut Vec<u8>) {
 }
 
 fn indent(depth: usize, out: &mut Vec<u8>) {
-    out.resize(out.len() + 2 * depth, b' ');
+    // the usual depths (up to 4) written as one word and cut, not filled
+    let end = out.len() + 2 * depth;
+    if depth <= 4 {
+        out.extend_from_slice(b"        ");
+        out.truncate(end);
+    } else {
+        out.resize(end, b' ');
+    }
 }
 
 /// `KEY => ` for an element at `depth` (1 for the top array's elements).
@@ -513,9 +591,52 @@ fn close_nested(depth: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(b"),\n");
 }
 
-/// A list position as its int key.
-fn write_position(i: usize, out: &mut Vec<u8>) {
-    crate::json::write_int(i64::try_from(i).unwrap_or(i64::MAX), out);
+/// The int keys of a list, 0, 1, 2, ... in turn, kept as decimal digits
+/// and counted up in place: no conversion per element.
+struct Positions {
+    /// The digits of the current key, in `digits[start..20]`; the bytes
+    /// after them are room for a copy of fixed size.
+    digits: [u8; 36],
+    /// Where they begin.
+    start: usize,
+}
+
+impl Positions {
+    fn new() -> Self {
+        Self {
+            digits: [b'0'; 36],
+            start: 19,
+        }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        // sixteen bytes at once and the excess cut off: cheaper than a
+        // copy of variable length
+        let end = out.len() + 20 - self.start;
+        if self.start >= 4 {
+            out.extend_from_slice(&self.digits[self.start..self.start + 16]);
+            out.truncate(end);
+        } else {
+            out.extend_from_slice(&self.digits[self.start..20]);
+        }
+    }
+
+    /// The next key.
+    fn advance(&mut self) {
+        let mut at = 20;
+        while at > 0 {
+            at -= 1;
+            if self.digits[at] == b'9' {
+                self.digits[at] = b'0';
+            } else {
+                self.digits[at] += 1;
+                break;
+            }
+        }
+        // a carry past the first digit: one digit more (the digit to the
+        // left of `start` is a `0` made `1`)
+        self.start = self.start.min(at);
+    }
 }
 
 fn export_entry(entry: EntryRef<'_>, out: &mut Vec<u8>) {
@@ -572,9 +693,11 @@ fn export_values<'a>(
     sink: &mut impl Sink,
 ) -> io::Result<()> {
     sink.buf().extend_from_slice(b"array (\n");
-    for (i, entry) in values.enumerate() {
+    let mut position = Positions::new();
+    for entry in values {
         let out = sink.buf();
-        element_key(1, |o| write_position(i, o), out);
+        element_key(1, |o| position.write(o), out);
+        position.advance();
         open_nested(1, out);
         export_entry(entry, out);
         close_nested(1, out);
@@ -587,27 +710,25 @@ fn export_values<'a>(
 /// `var_export($index, true)`.
 pub fn var_export_index(index: &[(Vec<u8>, Vec<i64>)], out: &mut Vec<u8>) {
     // a Vec takes every byte
-    let _ = export_index(index, out);
+    let _ = export_index(IndexRef::Owned(index), out);
 }
 
-fn export_index(index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Result<()> {
+fn export_index(index: IndexRef<'_>, sink: &mut impl Sink) -> io::Result<()> {
     sink.buf().extend_from_slice(b"array (\n");
-    for (name, positions) in index {
+    for (name, positions) in index.lists() {
         element_key(1, |o| var_export_string(name, o), sink.buf());
         open_nested(1, sink.buf());
         // a tag's list can be as long as the document: written in pieces
-        for (chunk, run) in positions.chunks(POSITIONS_PER_SPILL).enumerate() {
+        let mut position = Positions::new();
+        for (j, p) in positions.iter().enumerate() {
             let out = sink.buf();
-            for (i, &p) in run.iter().enumerate() {
-                element_key(
-                    2,
-                    |o| write_position(chunk * POSITIONS_PER_SPILL + i, o),
-                    out,
-                );
-                var_export_int(p, out);
-                out.extend_from_slice(b",\n");
+            element_key(2, |o| position.write(o), out);
+            position.advance();
+            var_export_int(p, out);
+            out.extend_from_slice(b",\n");
+            if j % POSITIONS_PER_SPILL == POSITIONS_PER_SPILL - 1 {
+                sink.spill()?;
             }
-            sink.spill()?;
         }
         close_nested(1, sink.buf());
         sink.spill()?;
@@ -1019,6 +1140,99 @@ mod tests {
             var_export_string(&s, &mut fast);
             var_export_string_reference(&s, &mut plain);
             prop_assert_eq!(fast, plain);
+        }
+    }
+}
+
+#[cfg(test)]
+mod word_tests {
+    use super::{Positions, var_export_string, var_export_string_reference};
+
+    #[test]
+    fn short_strings_equal_the_reference_at_every_length_and_place() {
+        // the escaped bytes and their neighbours, which a word test must
+        // tell apart
+        let odd = [
+            0u8, 1, b'\\', b'\'', b'[', b']', b'&', b'(', 0x80, 0xFF, b'a',
+        ];
+        for n in 0..=20 {
+            for at in 0..n.max(1) {
+                for &b in &odd {
+                    let mut s = vec![b'z'; n];
+                    if let Some(x) = s.get_mut(at) {
+                        *x = b;
+                    }
+                    let (mut fast, mut plain) = (b"x".to_vec(), b"x".to_vec());
+                    var_export_string(&s, &mut fast);
+                    var_export_string_reference(&s, &mut plain);
+                    assert_eq!(fast, plain, "{s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn positions_count_as_decimal_integers() {
+        let mut position = Positions::new();
+        for i in 0..100_123u64 {
+            let mut out = Vec::new();
+            position.write(&mut out);
+            assert_eq!(out, i.to_string().as_bytes());
+            position.advance();
+        }
+    }
+}
+
+#[cfg(test)]
+mod packed_tests {
+    use super::{struct_output, write_struct, write_struct_json, write_struct_json_output};
+    use crate::Parser;
+    use crate::json::JsonFlags;
+
+    /// Documents whose index has several tags, lists longer than a spill's
+    /// 1024 positions, and text entries under a parent's tag.
+    fn documents() -> Vec<Vec<u8>> {
+        let mut long = b"<r>".to_vec();
+        for i in 0..2500 {
+            long.extend_from_slice(format!("<a n='{i}'>x</a>t<b/>").as_bytes());
+        }
+        long.extend_from_slice(b"</r>");
+        vec![
+            b"<a/>".to_vec(),
+            b"<r><a>1</a><b x='2'>3</b>4<a/><c><a>5</a></c></r>".to_vec(),
+            b"<r><a>1</a><b>".to_vec(),
+            long,
+        ]
+    }
+
+    #[test]
+    fn packed_index_prints_as_the_owned_one() {
+        for doc in documents() {
+            // two calls on one parser: the second's positions count on
+            let (mut packed, mut owned) = (Parser::new(None).unwrap(), Parser::new(None).unwrap());
+            for _ in 0..2 {
+                let fast = struct_output(&mut packed, doc.clone(), false);
+                let result = owned.parse_into_struct(&doc);
+                let mut plain = Vec::new();
+                write_struct(&result, &owned, false, &mut plain);
+                assert_eq!(fast, plain, "{}", String::from_utf8_lossy(&doc));
+            }
+            for flags in [
+                JsonFlags::NONE,
+                JsonFlags::FORCE_OBJECT,
+                JsonFlags::PRETTY_PRINT,
+            ] {
+                let (mut packed, mut owned) =
+                    (Parser::new(None).unwrap(), Parser::new(None).unwrap());
+                for _ in 0..2 {
+                    let mut fast = Vec::new();
+                    write_struct_json_output(&mut packed, doc.clone(), flags, &mut fast).unwrap();
+                    let result = owned.parse_into_struct(&doc);
+                    let mut plain = Vec::new();
+                    write_struct_json(&result, flags, &mut plain).unwrap();
+                    assert_eq!(fast, plain, "{flags:?}");
+                }
+            }
         }
     }
 }

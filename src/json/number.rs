@@ -150,13 +150,18 @@ pub(crate) fn write_int(value: i64, out: &mut Vec<u8>) {
     if let Ok(small) = u8::try_from(value)
         && small < 100
     {
-        let pair = &DIGIT_PAIRS[2 * usize::from(small)..][..2];
-        out.extend_from_slice(if small < 10 { &pair[1..] } else { pair });
+        if small < 10 {
+            out.push(b'0' + small);
+        } else {
+            let pair = &DIGIT_PAIRS[2 * usize::from(small)..][..2];
+            out.extend_from_slice(&[pair[0], pair[1]]);
+        }
         return;
     }
-    // digits from the right into a stack buffer, two at a time
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
+    // digits from the right into a stack buffer, two at a time (ending
+    // at 20: the bytes after are room for a copy of fixed size)
+    let mut digits = [0u8; 36];
+    let mut at = 20;
     let mut n = value.unsigned_abs();
     while n >= 100 {
         let pair = (n % 100) as usize;
@@ -174,7 +179,15 @@ pub(crate) fn write_int(value: i64, out: &mut Vec<u8>) {
     if value < 0 {
         out.push(b'-');
     }
-    out.extend_from_slice(&digits[at..]);
+    // sixteen bytes at once and the excess cut off: cheaper than a copy of
+    // variable length
+    let end = out.len() + 20 - at;
+    if at >= 4 {
+        out.extend_from_slice(&digits[at..at + 16]);
+        out.truncate(end);
+    } else {
+        out.extend_from_slice(&digits[at..20]);
+    }
 }
 
 /// `00` to `99`.

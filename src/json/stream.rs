@@ -17,9 +17,10 @@ use std::io::{self, Write};
 
 use super::escape::escape_string;
 use super::number::write_int;
+use super::scan::{Clean, STEP, short_is_clean};
 use super::sink::{POSITIONS_PER_SPILL, Sink, Spill};
 use super::{JsonError, JsonFlags};
-use crate::php::{EntryRef, EntryType, KeyRef, Struct};
+use crate::php::{EntryRef, EntryType, IndexRef, KeyRef, Struct};
 
 /// `JSON_THROW_ON_ERROR`: not one of [`JsonFlags`]' own flags, as the
 /// encoders report errors by their return value; played by the struct
@@ -96,7 +97,7 @@ pub fn write_struct(
     write_struct_to(
         values,
         || values_are_utf8(values()),
-        &result.index,
+        IndexRef::Owned(&result.index),
         flags,
         out,
     )
@@ -108,7 +109,7 @@ pub fn write_struct(
 pub(crate) fn write_struct_to<'a, I: Iterator<Item = EntryRef<'a>>>(
     values: impl Fn() -> I,
     values_utf8: impl FnOnce() -> bool,
-    index: &[(Vec<u8>, Vec<i64>)],
+    index: IndexRef<'_>,
     flags: JsonFlags,
     out: impl Write,
 ) -> Result<(), StructJsonError> {
@@ -126,14 +127,14 @@ pub(crate) fn write_struct_to<'a, I: Iterator<Item = EntryRef<'a>>>(
 pub(crate) fn write_struct_lines<'a, I: Iterator<Item = EntryRef<'a>>>(
     values: impl Fn() -> I,
     values_utf8: impl FnOnce() -> bool,
-    index: &[(Vec<u8>, Vec<i64>)],
+    index: IndexRef<'_>,
     flags: JsonFlags,
     sink: &mut impl Sink,
 ) -> Result<(), StructJsonError> {
     let encoder = StructEncoder::new(flags);
     let fails = encoder.may_fail && !values_utf8();
     encoder.line(fails, sink, |sink| encoder.values(values(), sink))?;
-    let fails = encoder.may_fail && !index.iter().all(|(tag, _)| utf8(tag));
+    let fails = encoder.may_fail && !index.lists().all(|(tag, _)| utf8(tag));
     encoder.line(fails, sink, |sink| encoder.index(index, sink))
 }
 
@@ -179,6 +180,9 @@ struct StructEncoder {
     /// is a third of a pretty-printed document's strings, each the same
     /// few, and the escaper's set-up for them costs more than a copy.
     repeats: RefCell<[Repeat; 4]>,
+    /// The bytes written as they are under the flags; `None` with
+    /// `JSON_NUMERIC_CHECK`, where a clean string may be a number.
+    clean: Option<&'static Clean>,
 }
 
 /// A string and its encoding (see [`StructEncoder::repeats`]).
@@ -229,6 +233,7 @@ impl StructEncoder {
                 && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE),
             keys: EntryKeys::default(),
             repeats: RefCell::default(),
+            clean: (!flags.contains(JsonFlags::NUMERIC_CHECK)).then(|| Clean::new(flags)),
         };
         let mut keys = EntryKeys::default();
         keys.open.push(b'{');
@@ -342,6 +347,19 @@ impl StructEncoder {
             repeat.encoded.extend_from_slice(&out[start..]);
             return;
         }
+        // Up to two words of clean bytes (ids, dates, names), checked as
+        // two overlapping halves and copied whole: the escaper's set-up
+        // for them costs more than the copy.
+        if let Some(clean) = self.clean
+            && (STEP..=2 * STEP).contains(&s.len())
+            && short_is_clean(&s[..STEP], clean)
+            && short_is_clean(&s[s.len() - STEP..], clean)
+        {
+            out.push(b'"');
+            out.extend_from_slice(s);
+            out.push(b'"');
+            return;
+        }
         let encoded = escape_string(s, self.flags, out);
         debug_assert!(encoded.is_ok() || !self.may_fail, "unchecked string");
     }
@@ -435,27 +453,26 @@ impl StructEncoder {
 
     /// `$index`: tag names (string keys, never made ints) to lists of
     /// positions; an object unless empty.
-    fn index(&self, index: &[(Vec<u8>, Vec<i64>)], sink: &mut impl Sink) -> io::Result<()> {
+    fn index(&self, index: IndexRef<'_>, sink: &mut impl Sink) -> io::Result<()> {
         let object = self.force_object() || !index.is_empty();
         sink.buf().push(if object { b'{' } else { b'[' });
-        for (i, (tag, positions)) in index.iter().enumerate() {
+        for (i, (tag, positions)) in index.lists().enumerate() {
             let out = sink.buf();
             self.element(i == 0, 1, out);
             self.string_key(tag, out);
             let list_object = self.force_object();
             out.push(if list_object { b'{' } else { b'[' });
             // a tag's list can be as long as the document: written in pieces
-            for (chunk, run) in positions.chunks(POSITIONS_PER_SPILL).enumerate() {
+            for (j, p) in positions.iter().enumerate() {
                 let out = sink.buf();
-                for (k, &p) in run.iter().enumerate() {
-                    let j = chunk * POSITIONS_PER_SPILL + k;
-                    self.element(j == 0, 2, out);
-                    if list_object {
-                        self.position_key(j, out);
-                    }
-                    write_int(p, out);
+                self.element(j == 0, 2, out);
+                if list_object {
+                    self.position_key(j, out);
                 }
-                sink.spill()?;
+                write_int(p, out);
+                if j % POSITIONS_PER_SPILL == POSITIONS_PER_SPILL - 1 {
+                    sink.spill()?;
+                }
             }
             self.close(positions.is_empty(), 1, list_object, sink.buf());
             sink.spill()?;

@@ -833,6 +833,9 @@ struct Coding {
     /// `_xml_decode_tag()`'s usual case: UTF-8 target, case folding, no
     /// empty separator; a name is only upper-cased.
     upper_only: bool,
+    /// Case folding and no empty separator, in any target: an ASCII name
+    /// (decoded as it is in every target) is only upper-cased too.
+    upper_ascii: bool,
     /// `options.skip()`.
     skip: usize,
 }
@@ -844,6 +847,7 @@ impl Coding {
             upper_only: options.target == TargetEncoding::Utf8
                 && options.case_folding != 0
                 && !options.empty_separator,
+            upper_ascii: options.case_folding != 0 && !options.empty_separator,
             skip: options.skip(),
         }
     }
@@ -856,7 +860,7 @@ fn decode_tag_append(coding: &Coding, raw: &[u8], out: &mut Vec<u8>, scratch: &m
     if coding.upper_only {
         push_upper(raw, out);
     } else {
-        decode_tag_other(coding.options, raw, out, scratch);
+        decode_tag_other(coding, raw, out, scratch);
     }
 }
 
@@ -921,7 +925,12 @@ fn upper4(w: u32) -> u32 {
 
 /// [`decode_tag_append`] in the other cases.
 #[inline(never)]
-fn decode_tag_other(options: Options, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+fn decode_tag_other(coding: &Coding, raw: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+    if coding.upper_ascii && raw.is_ascii() {
+        push_upper(raw, out);
+        return;
+    }
+    let options = coding.options;
     let start = out.len();
     if options.empty_separator && raw.contains(&0) {
         scratch.clear();
@@ -1110,6 +1119,9 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         // A UTF-8 target is the bytes as they are: no copy.
         let text = if self.coding.options.target == TargetEncoding::Utf8 {
             data
+        } else if !self.set.character_data && self.builder.is_some() {
+            self.decode_to_arrays(data);
+            return;
         } else {
             decode_to(&mut self.buffers.text, data, self.coding.options.target);
             &self.buffers.text
@@ -1119,6 +1131,21 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
         }
         if let Some(builder) = self.builder.as_deref_mut() {
             builder.cdata(text, self.coding.skip, self.coding.options.skip_white != 0);
+        }
+    }
+
+    /// Character data for the arrays alone, decoded straight into their
+    /// buffer: no copy between.
+    #[inline]
+    fn decode_to_arrays(&mut self, data: &[u8]) {
+        let target = self.coding.options.target;
+        if let Some(builder) = self.builder.as_deref_mut() {
+            builder.cdata_with(
+                data,
+                |out| decode_into(data, target, out),
+                self.coding.skip,
+                self.coding.options.skip_white != 0,
+            );
         }
     }
 }

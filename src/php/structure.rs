@@ -505,6 +505,42 @@ impl StructData {
         self.tags.iter().cloned().zip(lists).collect()
     }
 
+    /// `$index` without a list per tag: the entries of each tag in one
+    /// array of 32-bit entry numbers, tag after tag (half the memory of
+    /// the lists, and one allocation).
+    pub(crate) fn packed_index(&self) -> PackedIndex<'_> {
+        let mut ends = vec![0usize; self.tags.len()];
+        for e in &self.entries {
+            if let Some(n) = ends.get_mut(e.tag as usize) {
+                *n += 1;
+            }
+        }
+        // counts made the places where each tag's numbers begin
+        let mut next = Vec::with_capacity(ends.len());
+        let mut total = 0;
+        for n in &mut ends {
+            next.push(total);
+            total += *n;
+            *n = total;
+        }
+        let mut numbers = vec![0u32; total];
+        for (i, e) in self.entries.iter().enumerate() {
+            if let Some(at) = next.get_mut(e.tag as usize)
+                && let Some(slot) = numbers.get_mut(*at)
+            {
+                // see `PackedEntry`: entry numbers fit in 32 bits
+                *slot = u32::try_from(i).unwrap_or(u32::MAX);
+                *at += 1;
+            }
+        }
+        PackedIndex {
+            tags: &self.tags,
+            ends,
+            numbers,
+            first_position: self.first_position,
+        }
+    }
+
     /// The public form: one pass, every list allocated at its final size.
     pub(crate) fn into_struct(self) -> Struct {
         let index = self.index();
@@ -535,9 +571,10 @@ impl StructData {
         }
     }
 
-    /// Appends `text` to the value `span` (moved to the end of the buffer
-    /// first if something was stored after it).
-    fn append(&mut self, value: PackedSpan, text: &[u8]) -> PackedSpan {
+    /// Appends what `write` appends to the value `span` (moved to the end
+    /// of the buffer first if something was stored after it).
+    #[inline]
+    fn append(&mut self, value: PackedSpan, write: impl FnOnce(&mut Vec<u8>)) -> PackedSpan {
         let mut span = value.unpack(&self.long_spans).unwrap_or_default();
         if span.start + span.len != self.bytes.len() {
             let start = self.bytes.len();
@@ -545,18 +582,19 @@ impl StructData {
                 .extend_from_within(span.start..span.start + span.len);
             span.start = start;
         }
-        self.bytes.extend_from_slice(text);
-        span.len += text.len();
+        write(&mut self.bytes);
+        span.len = self.bytes.len() - span.start;
         PackedSpan::pack(span, &mut self.long_spans)
     }
 
-    /// Stores `text` as a new value.
-    fn store(&mut self, text: &[u8]) -> PackedSpan {
+    /// Stores what `write` appends as a new value.
+    #[inline]
+    fn store(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> PackedSpan {
         let start = self.bytes.len();
-        self.bytes.extend_from_slice(text);
+        write(&mut self.bytes);
         let span = Span {
             start,
-            len: text.len(),
+            len: self.bytes.len() - start,
         };
         PackedSpan::pack(span, &mut self.long_spans)
     }
@@ -578,6 +616,99 @@ impl StructData {
         };
         entry.set_kind(kind);
         self.entries.push(entry);
+    }
+}
+
+/// `$index` of a [`StructData`] (see [`StructData::packed_index`]).
+#[derive(Debug)]
+pub(crate) struct PackedIndex<'a> {
+    tags: &'a [Vec<u8>],
+    /// Where each tag's entry numbers end in `numbers`.
+    ends: Vec<usize>,
+    numbers: Vec<u32>,
+    first_position: i64,
+}
+
+/// `$index`, borrowed from a [`Struct`] or a [`PackedIndex`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum IndexRef<'a> {
+    Owned(&'a [(Vec<u8>, Vec<i64>)]),
+    Packed(&'a PackedIndex<'a>),
+}
+
+/// The positions of one tag in an [`IndexRef`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PositionsRef<'a> {
+    Owned(&'a [i64]),
+    /// Entry numbers, and the position of entry 0.
+    Packed(&'a [u32], i64),
+}
+
+impl<'a> From<&'a PackedIndex<'a>> for IndexRef<'a> {
+    fn from(index: &'a PackedIndex<'a>) -> Self {
+        Self::Packed(index)
+    }
+}
+
+impl<'a> IndexRef<'a> {
+    /// How many tags.
+    pub(crate) fn len(self) -> usize {
+        match self {
+            Self::Owned(lists) => lists.len(),
+            Self::Packed(index) => index.tags.len(),
+        }
+    }
+
+    pub(crate) fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The tags and their positions, in order.
+    pub(crate) fn lists(self) -> impl Iterator<Item = (&'a [u8], PositionsRef<'a>)> {
+        let (owned, packed) = match self {
+            Self::Owned(lists) => (lists, None),
+            Self::Packed(index) => (&[][..], Some(index)),
+        };
+        let packed = packed.into_iter().flat_map(|index| {
+            let starts = std::iter::once(0).chain(index.ends.iter().copied());
+            index
+                .tags
+                .iter()
+                .zip(starts.zip(&index.ends))
+                .map(|(tag, (start, &end))| {
+                    let numbers = index.numbers.get(start..end).unwrap_or_default();
+                    (
+                        tag.as_slice(),
+                        PositionsRef::Packed(numbers, index.first_position),
+                    )
+                })
+        });
+        owned
+            .iter()
+            .map(|(tag, positions)| (tag.as_slice(), PositionsRef::Owned(positions)))
+            .chain(packed)
+    }
+}
+
+impl<'a> PositionsRef<'a> {
+    pub(crate) fn is_empty(self) -> bool {
+        match self {
+            Self::Owned(p) => p.is_empty(),
+            Self::Packed(p, _) => p.is_empty(),
+        }
+    }
+
+    /// The positions in order.
+    pub(crate) fn iter(self) -> impl Iterator<Item = i64> + 'a {
+        let (owned, packed, first) = match self {
+            Self::Owned(p) => (p, &[][..], 0),
+            Self::Packed(p, first) => (&[][..], p, first),
+        };
+        owned.iter().copied().chain(
+            packed
+                .iter()
+                .map(move |&i| first.wrapping_add(i64::from(i))),
+        )
     }
 }
 
@@ -657,7 +788,9 @@ impl Builder {
         if let Some(&last) = data.entries.last().filter(|e| e.kind() == EntryType::Cdata) {
             let level = data.level(data.entries.len() - 1, last);
             let value = match last.value.unpack(&data.long_spans) {
-                Some(v) => self.data.store(v.of(&data.bytes)),
+                Some(v) => self
+                    .data
+                    .store(|out| out.extend_from_slice(v.of(&data.bytes))),
                 None => PackedSpan::NONE,
             };
             self.data.push(NO_TAG, EntryType::Cdata, level, value);
@@ -809,13 +942,46 @@ impl Builder {
             entry.value.len += text.len() as u32;
             return;
         }
-        self.cdata_slow(text, skip, skip_white);
+        self.cdata_slow(text, |out| out.extend_from_slice(text), skip, skip_white);
     }
 
-    /// [`cdata`](Self::cdata) when the text goes somewhere new.
+    /// Character data `raw` as the parser gives it, which `write` appends
+    /// to a buffer in the target encoding: never longer than `raw`, and
+    /// white space (space, tab, line feed) exactly where `raw` has it.
+    #[inline]
+    pub(crate) fn cdata_with(
+        &mut self,
+        raw: &[u8],
+        write: impl FnOnce(&mut Vec<u8>),
+        skip: usize,
+        skip_white: bool,
+    ) {
+        // more text for the value the last text went to
+        let bytes = &mut self.data.bytes;
+        if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
+            && entry.value.short_end() == Some(bytes.len())
+            && raw.len() < (PackedSpan::LONG - entry.value.len) as usize
+        {
+            let start = bytes.len();
+            write(bytes);
+            // at most `raw.len()` more: below `LONG`, checked above
+            entry.value.len += (bytes.len() - start) as u32;
+            return;
+        }
+        self.cdata_slow(raw, write, skip, skip_white);
+    }
+
+    /// [`cdata_with`](Self::cdata_with) when the text goes somewhere new.
     #[inline(never)]
-    fn cdata_slow(&mut self, text: &[u8], skip: usize, skip_white: bool) {
-        let doprint = skip_white && text.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
+    fn cdata_slow(
+        &mut self,
+        raw: &[u8],
+        write: impl FnOnce(&mut Vec<u8>),
+        skip: usize,
+        skip_white: bool,
+    ) {
+        // decoding keeps white space where it is, so the raw text decides
+        let doprint = skip_white && raw.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\n'));
         let data = &mut self.data;
         if self.lastwasopen {
             let Some(entry) = self.ctag.and_then(|i| data.entries.get(i)) else {
@@ -825,9 +991,9 @@ impl Builder {
                 if !doprint && skip_white {
                     return;
                 }
-                data.store(text)
+                data.store(write)
             } else {
-                data.append(entry.value, text)
+                data.append(entry.value, write)
             };
             if let Some(entry) = self.ctag.and_then(|i| data.entries.get_mut(i)) {
                 entry.value = value;
@@ -839,7 +1005,7 @@ impl Builder {
             && entry.kind() == EntryType::Cdata
             && entry.value != PackedSpan::NONE
         {
-            let value = data.append(entry.value, text);
+            let value = data.append(entry.value, write);
             if let Some(entry) = data.entries.last_mut() {
                 entry.value = value;
             }
@@ -853,7 +1019,7 @@ impl Builder {
             }
             let parent = std::mem::take(&mut self.ltags[depth]);
             let slot = self.add_to_info(skip_tagstart(&parent, skip));
-            let value = self.data.store(text);
+            let value = self.data.store(write);
             self.data.push(slot, EntryType::Cdata, self.level, value);
             self.ltags[depth] = parent;
             self.text_to = Some(self.data.entries.len() - 1);
