@@ -83,9 +83,9 @@ pub(super) struct Decoder {
 impl Decoder {
     /// Sets the source encoding (bytes already taken stay as they are).
     pub(super) fn set_mode(&mut self, mode: Mode) {
-        if matches!(self.mode, Mode::Wide(Form::IcuUtf32)) && !self.deferred {
+        if matches!(self.mode, Mode::Wide(Form::IcuUtf32)) {
             // ICU holds an incomplete unit inside the converter being closed
-            self.pending.clear();
+            self.pending.drain(..self.icu_partial);
         }
         self.icu_pivot.clear();
         self.icu_partial = 0;
@@ -111,9 +111,9 @@ impl Decoder {
         };
     }
 
-    /// Raw bytes waiting for conversion.
+    /// Raw bytes waiting for conversion (not those ICU holds).
     pub(super) fn has_pending(&self) -> bool {
-        !self.pending.is_empty()
+        self.pending.len() > self.icu_partial
     }
 
     /// Raw bytes wait after a dropped sequence (`xmlParseTryOrFinish`
@@ -126,7 +126,7 @@ impl Decoder {
     /// `xmlCharEncFirstLineInput` leaves in the raw buffer).
     pub(super) fn defer(&mut self, raw: &[u8]) {
         self.pending.extend_from_slice(raw);
-        self.deferred = !self.pending.is_empty();
+        self.deferred = self.has_pending();
     }
 
     /// Raw input kept by [`defer`](Self::defer) and not converted since.
