@@ -690,7 +690,8 @@ impl Core {
             data = remain;
         }
         if end_in_cr {
-            self.push_input(b"\r", false);
+            // xmlParserInputBufferPush: the converter is flushed
+            self.push_input(b"\r", true);
         }
         if terminate {
             if terminate && self.input.enc.has_pending() {
