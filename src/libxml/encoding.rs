@@ -66,8 +66,13 @@ pub(super) struct Decoder {
     /// after a conversion error). ICU holds an incomplete unit inside its
     /// converter instead, lost when a declared encoding replaces it.
     pending: Vec<u8>,
-    /// A conversion error happened; nothing more is converted.
+    /// A conversion error happened; nothing more is converted (iconv and
+    /// libxml2's own converters stop at the byte they reject, and meet it
+    /// again on every call).
     pub(super) failed: bool,
+    /// A push failed with nothing converted: libxml2's `in->error`, after
+    /// which `xmlParserInputBufferPush` refuses every chunk.
+    pub(super) refused: bool,
     /// US-ASCII met a byte ≥ 0x80: libxml2's `asciiToUTF8` stops there
     /// without an error (its -1 counts as "incomplete input"), so the input
     /// simply ends.
@@ -215,7 +220,8 @@ impl Decoder {
 
     /// ICU's `ISO-10646-UCS-4` through libxml2's `xmlUconvWrapper`: it
     /// fails (`xmlCharEncInput`'s -2) only on an illegal unit with nothing
-    /// written by the call.
+    /// written by the call, and the unit is taken: the next call goes on
+    /// after it.
     fn convert_icu(&mut self, data: &[u8], out: &mut Vec<u8>, flush: bool) -> bool {
         if data.is_empty() {
             // xmlCharEncInput: no raw input, no call
@@ -226,17 +232,13 @@ impl Decoder {
         let (taken, stop) = wide.convert_icu(data, out, flush);
         self.raw_consumed += taken;
         self.pending = data[taken..].to_vec();
-        if stop == Stop::Illegal && out.len() == start {
-            self.failed = true;
-            return false;
-        }
-        true
+        !(stop == Stop::Illegal && out.len() == start)
     }
 
     /// ICU raw input is left to convert: libxml2's push loop converts it
     /// at each step (`xmlParseTryOrFinish`'s flush of the raw buffer).
     pub(super) fn icu_waits(&self) -> bool {
-        matches!(self.mode, Mode::Wide(Form::IcuUtf32)) && !self.failed && !self.pending.is_empty()
+        matches!(self.mode, Mode::Wide(Form::IcuUtf32)) && !self.pending.is_empty()
     }
 
     /// The multi-byte charsets' conversion of `data`, whose last `fresh`
