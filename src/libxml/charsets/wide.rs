@@ -422,4 +422,91 @@ mod tests {
         assert_eq!(form_for_label(b"Utf-32"), Some(Form::Utf32Bom));
         assert_eq!(form_for_label(b"UTF-16"), None);
     }
+
+    /// Calls of ICU's converter in turn (`raw`, flush): what each wrote
+    /// and took. The expectations are what ICU 72's `ucnv_convertEx` gives
+    /// when called as libxml2's `xmlUconvWrapper` calls it.
+    fn icu_calls(calls: &[(&[u8], bool)]) -> Vec<(Vec<u8>, usize, IcuStop)> {
+        let mut icu = IcuUtf32::default();
+        calls
+            .iter()
+            .map(|&(raw, flush)| {
+                let mut out = Vec::new();
+                let (n, stop) = icu.convert(raw, &mut out, flush);
+                (out, n, stop)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn icu_holds_a_cut_unit_without_flush_and_drops_it_with() {
+        use IcuStop::{Done, Truncated};
+        assert_eq!(
+            icu_calls(&[(b"\0\0\0<\0\0", false), (b"\0A", true)]),
+            [(b"<".to_vec(), 6, Done), (b"A".to_vec(), 2, Done)]
+        );
+        // dropped: the next call starts a unit of its own, and the output
+        // of the failing call waits in the pivot
+        assert_eq!(
+            icu_calls(&[(b"\0\0\0A\0\0", true), (b"\0\0\0B", true)]),
+            [(b"".to_vec(), 6, Truncated), (b"AB".to_vec(), 4, Done)]
+        );
+    }
+
+    #[test]
+    fn icu_keeps_a_failing_call_output_and_takes_the_illegal_unit() {
+        use IcuStop::{Done, Illegal};
+        assert_eq!(
+            icu_calls(&[(b"\0\0\0A\0\x11\0\0\0\0\0B", true), (b"\0\0\0C", true)]),
+            [(b"".to_vec(), 8, Illegal), (b"AC".to_vec(), 4, Done)]
+        );
+    }
+
+    #[test]
+    fn icu_reads_a_dropped_unit_back_after_an_illegal_last_unit() {
+        use IcuStop::{Illegal, Truncated};
+        // "00 00 00" dropped leaves the value 0: a later flushing call that
+        // ends on an illegal unit writes U+0000 into the pivot
+        assert_eq!(
+            icu_calls(&[(b"\0\0\0A\0\0\0", true), (b">\0\0\0", true), (b"", true)]),
+            [
+                (b"".to_vec(), 7, Truncated),
+                (b"A".to_vec(), 4, Illegal),
+                (b"\0".to_vec(), 0, IcuStop::Done)
+            ]
+        );
+        // not at the end of the call: nothing read back
+        assert_eq!(
+            icu_calls(&[(b"\0\0\0A\0\0\0", true), (b">\0\0\0\0\0\0B", true)])[1].0,
+            b"A"
+        );
+    }
+
+    #[test]
+    fn icu_reads_a_bom_again_after_a_flushing_call_that_succeeds() {
+        let le = icu_calls(&[(b"\0\0\0A", true), (b"\xff\xfe\0\0B\0\0\0", true)]);
+        assert_eq!(le[1].0, b"B");
+        let bom = icu_calls(&[(b"\0\0\0A", true), (b"\0\0\xfe\xff\0\0\0B", true)]);
+        assert_eq!(bom[1].0, b"B");
+        // without flush the order stays: U+FEFF is a character
+        let kept = icu_calls(&[(b"\0\0\0A", false), (b"\0\0\xfe\xff\0\0\0B", true)]);
+        assert_eq!(kept[1].0, "\u{feff}B".as_bytes());
+    }
+
+    #[test]
+    fn icu_keeps_only_the_last_pivot_round_of_a_failing_call() {
+        let mut raw: Vec<u8> = b"\0\0\0x".repeat(1030);
+        raw.extend_from_slice(b"\0\0\xd8\0");
+        let calls = icu_calls(&[(&raw, true), (b"\0\0\0y", true)]);
+        assert_eq!(calls[0].0.len(), 1024);
+        assert_eq!(calls[1].0, b"xxxxxxy");
+        // a pair cut by the full pivot goes out with the round it starts
+        let mut raw: Vec<u8> = b"\0\0\0x".repeat(1023);
+        raw.extend_from_slice(b"\0\x01\0\0");
+        raw.extend_from_slice(&b"\0\0\0x".repeat(5));
+        raw.extend_from_slice(b"\0\0\xd8\0");
+        let calls = icu_calls(&[(&raw, true), (b"\0\0\0y", true)]);
+        assert_eq!(calls[0].0.len(), 1023 + 4);
+        assert_eq!(calls[1].0, b"xxxxxy");
+    }
 }
