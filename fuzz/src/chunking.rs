@@ -266,10 +266,10 @@ fn first_line_matters(doc: &[u8], boundaries: &[usize]) -> bool {
 /// (big-endian, as it reads without a BOM).
 fn icu_ucs4_matters(doc: &[u8], boundaries: &[usize]) -> bool {
     let unit = |u: &[u8]| u32::from_be_bytes([u[0], u[1], u[2], u[3]]);
-    let cut_inside = doc.len() % 4 != 0
+    let cut_inside = !doc.len().is_multiple_of(4)
         || boundaries
             .iter()
-            .any(|&b| b % 4 != 0 || (b > 0 && doc.get(b - 1) == Some(&b'\r')));
+            .any(|&b| !b.is_multiple_of(4) || (b > 0 && doc.get(b - 1) == Some(&b'\r')));
     let bom_after_cut = boundaries.iter().any(|&b| {
         matches!(
             doc.get(b..b + 4),
