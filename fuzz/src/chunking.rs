@@ -119,12 +119,19 @@ pub struct Outcome {
 ///    `xmlParseChunk`'s first-line pushes): whole, a declaration longer
 ///    than that is cut there (57, "XML declaration not finished"); in
 ///    pieces, more arrives before it is parsed; a declared encoding takes
-///    over where the converted bytes end, which the pieces decide; and ICU's
-///    UCS-4 drops a unit cut at the end of a piece. PHP:
-///    `fixtures/php/utf16-decls/le-bom-spaces-*`, `encodings/wide-*`. So: a
-///    UCS-4 or EBCDIC document (by its first bytes), or a UTF-16 one with no
-///    `?>` in its first 45 characters or declaring an encoding other than
-///    UTF-16 there.
+///    over where the converted bytes end, which the pieces decide. ICU,
+///    which reads a UCS-4 document, is flushed by every push: it drops a
+///    unit cut by a piece's end (or by the `\r` clause 9 holds back), keeps
+///    the output of a call that meets an illegal unit for the next call,
+///    and after a call that succeeds reads a BOM again. PHP:
+///    `fixtures/php/utf16-decls/le-bom-spaces-*`, `encodings/wide-*`. So: an
+///    EBCDIC document (by its first bytes); a UTF-16 one with no `?>` in
+///    its first 45 characters or declaring an encoding other than UTF-16
+///    there; a UCS-4 one (`00 00 00 3C` or `3C 00 00 00`) with a piece
+///    boundary inside a unit or after a `0D` byte, a BOM unit after a
+///    boundary, an illegal unit (past U+10FFFF or a surrogate), no `?>` in
+///    its first 45 characters after `<?xml`, or declaring an encoding other
+///    than UTF-8 there.
 ///
 /// 7. While its `]]>` has not arrived, a CDATA section is handed over
 ///    300 bytes at a time once 302 are there; where the next character
@@ -201,7 +208,7 @@ pub fn chunking_matters(
         || cdata_unclosed(doc)
         || cdata_invalid_before_end(doc)
         || conversion_fails(doc)
-        || first_line_matters(doc)
+        || first_line_matters(doc, boundaries)
         || long_text_before_cdata_end(doc)
 }
 
@@ -231,9 +238,10 @@ fn offset_of(doc: &[u8], line: u64, column: u64) -> Option<usize> {
 }
 
 /// Clause 6 of [`chunking_matters`].
-fn first_line_matters(doc: &[u8]) -> bool {
+fn first_line_matters(doc: &[u8], boundaries: &[usize]) -> bool {
     let (le, skip) = match doc {
-        [0, 0, 0, 0x3C, ..] | [0x3C, 0, 0, 0, ..] | [0x4C, 0x6F, 0xA7, 0x94, ..] => return true,
+        [0, 0, 0, 0x3C, ..] | [0x3C, 0, 0, 0, ..] => return icu_ucs4_matters(doc, boundaries),
+        [0x4C, 0x6F, 0xA7, 0x94, ..] => return true,
         [0xFF, 0xFE, ..] => (true, 2),
         [0xFE, 0xFF, ..] => (false, 2),
         [0x3C, 0, 0x3F, 0, ..] => (true, 0),
@@ -252,6 +260,44 @@ fn first_line_matters(doc: &[u8]) -> bool {
         .nth(1)
         .and_then(|v| v.split(['"', '\'']).find(|x| !x.trim().is_empty()))
         .is_some_and(|v| !matches!(v, "UTF-16" | "UTF16"))
+}
+
+/// Clause 6 of [`chunking_matters`] for a document ICU reads as UCS-4
+/// (big-endian, as it reads without a BOM).
+fn icu_ucs4_matters(doc: &[u8], boundaries: &[usize]) -> bool {
+    let unit = |u: &[u8]| u32::from_be_bytes([u[0], u[1], u[2], u[3]]);
+    let cut_inside = !doc.len().is_multiple_of(4)
+        || boundaries
+            .iter()
+            .any(|&b| !b.is_multiple_of(4) || (b > 0 && doc.get(b - 1) == Some(&b'\r')));
+    let bom_after_cut = boundaries.iter().any(|&b| {
+        matches!(
+            doc.get(b..b + 4),
+            Some([0, 0, 0xFE, 0xFF] | [0xFF, 0xFE, 0, 0])
+        )
+    });
+    let illegal = doc
+        .chunks_exact(4)
+        .map(unit)
+        .any(|c| c > 0x10_FFFF || (0xD800..0xE000).contains(&c));
+    let line: Vec<u8> = doc[..doc.len().min(180)]
+        .chunks_exact(4)
+        .map(|u| u8::try_from(unit(u)).unwrap_or(0))
+        .collect();
+    let declaration = line
+        .starts_with(b"<?xml")
+        .then(|| line.windows(2).position(|w| w == b"?>"));
+    let declares = |end: usize| {
+        let decl = String::from_utf8_lossy(&line[..end]).to_ascii_uppercase();
+        decl.split("ENCODING")
+            .nth(1)
+            .and_then(|v| v.split(['"', '\'']).nth(1))
+            .is_some_and(|v| !matches!(v, "UTF-8" | "UTF8"))
+    };
+    cut_inside
+        || bom_after_cut
+        || illegal
+        || declaration.is_some_and(|end| end.is_none_or(declares))
 }
 
 /// Clause 5 of [`chunking_matters`].

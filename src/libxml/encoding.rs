@@ -63,17 +63,16 @@ pub(super) struct Decoder {
     /// bytes left before its own, in a call of their own.
     after_drop: bool,
     /// Raw bytes not converted yet (an incomplete UTF-16 unit, or bytes
-    /// after a conversion error).
+    /// after a conversion error). ICU holds an incomplete unit inside its
+    /// converter instead, lost when a declared encoding replaces it.
     pending: Vec<u8>,
-    /// UTF-8 ICU converted in a call that ended in an error (a truncated
-    /// or illegal unit): `ucnv_convertEx` leaves it in the pivot buffer
-    /// libxml2 keeps, and the next call writes it out first.
-    icu_pivot: Vec<u8>,
-    /// The first bytes of `pending` ICU has taken already (an incomplete
-    /// unit it holds after a call without flush): counted in `raw_consumed`.
-    icu_partial: usize,
-    /// A conversion error happened; nothing more is converted.
+    /// A conversion error happened; nothing more is converted (iconv and
+    /// libxml2's own converters stop at the byte they reject, and meet it
+    /// again on every call).
     pub(super) failed: bool,
+    /// A push failed with nothing converted: libxml2's `in->error`, after
+    /// which `xmlParserInputBufferPush` refuses every chunk.
+    pub(super) refused: bool,
     /// US-ASCII met a byte ≥ 0x80: libxml2's `asciiToUTF8` stops there
     /// without an error (its -1 counts as "incomplete input"), so the input
     /// simply ends.
@@ -83,12 +82,6 @@ pub(super) struct Decoder {
 impl Decoder {
     /// Sets the source encoding (bytes already taken stay as they are).
     pub(super) fn set_mode(&mut self, mode: Mode) {
-        if matches!(self.mode, Mode::Wide(Form::IcuUtf32)) && !self.deferred {
-            // ICU holds an incomplete unit inside the converter being closed
-            self.pending.clear();
-        }
-        self.icu_pivot.clear();
-        self.icu_partial = 0;
         self.mode = mode;
         // a new converter: what the old one rejected is offered again
         self.failed = false;
@@ -225,52 +218,27 @@ impl Decoder {
         true
     }
 
-    /// ICU's `ISO-10646-UCS-4` through libxml2's `xmlUconvWrapper`: the
-    /// pivot left by the last call is written first; a call that meets an
-    /// illegal unit (taken, as ICU's stop callback takes it) or, flushing,
-    /// a truncated one at the end (taken and dropped) keeps its own output
-    /// in the pivot. It fails (`xmlCharEncInput`'s -2) only on an illegal
-    /// unit with nothing written.
+    /// ICU's `ISO-10646-UCS-4` through libxml2's `xmlUconvWrapper`: it
+    /// fails (`xmlCharEncInput`'s -2) only on an illegal unit with nothing
+    /// written by the call, and the unit is taken: the next call goes on
+    /// after it.
     fn convert_icu(&mut self, data: &[u8], out: &mut Vec<u8>, flush: bool) -> bool {
         if data.is_empty() {
             // xmlCharEncInput: no raw input, no call
             return true;
         }
-        let written = self.icu_pivot.len();
-        out.append(&mut self.icu_pivot);
         let start = out.len();
         let wide = self.wide.as_mut().expect("set with the mode");
-        let (n, stop) = wide.convert(data, out);
-        let (taken, error) = match stop {
-            Stop::Illegal => ((n + wide.unit()).min(data.len()), true),
-            Stop::Done if flush && n < data.len() => (data.len(), true),
-            Stop::Done => (n, false),
-        };
-        if error {
-            self.icu_pivot = out.split_off(start);
-        }
-        // without flush an incomplete unit at the end is taken too (ICU
-        // holds it): libxml2's rawconsumed counts it
-        let held = if stop == Stop::Done && !flush {
-            data.len() - n
-        } else {
-            0
-        };
-        self.raw_consumed += taken + held - std::mem::replace(&mut self.icu_partial, held);
+        let (taken, stop) = wide.convert_icu(data, out, flush);
+        self.raw_consumed += taken;
         self.pending = data[taken..].to_vec();
-        if stop == Stop::Illegal && written == 0 {
-            self.failed = true;
-            return false;
-        }
-        true
+        !(stop == Stop::Illegal && out.len() == start)
     }
 
     /// ICU raw input is left to convert: libxml2's push loop converts it
     /// at each step (`xmlParseTryOrFinish`'s flush of the raw buffer).
     pub(super) fn icu_waits(&self) -> bool {
-        matches!(self.mode, Mode::Wide(Form::IcuUtf32))
-            && !self.failed
-            && self.pending.len() > self.icu_partial
+        matches!(self.mode, Mode::Wide(Form::IcuUtf32)) && !self.pending.is_empty()
     }
 
     /// The multi-byte charsets' conversion of `data`, whose last `fresh`

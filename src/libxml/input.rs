@@ -277,24 +277,40 @@ impl Core {
         }
     }
 
-    /// Appends a chunk of raw input (converted to UTF-8 as the source
-    /// encoding requires).
-    /// False when the conversion failed.
+    /// `xmlParserInputBufferPush`: appends a chunk of raw input (converted
+    /// to UTF-8 as the source encoding requires). False when the conversion
+    /// failed; one that fails with nothing converted refuses every later
+    /// push (`in->error`), though the raw input left may still be converted
+    /// ([`convert_input`](Self::convert_input)).
     pub(super) fn push_input(&mut self, raw: &[u8], flush: bool) -> bool {
-        let old = self.input.buf.len();
-        let ok = if self.input.enc.mode == Mode::Utf8 && !self.input.enc.has_pending() {
+        if self.input.enc.mode == Mode::Utf8 && !self.input.enc.has_pending() {
+            let old = self.input.buf.len();
             if let [b] = raw {
                 self.input.buf.push(*b);
             } else {
                 self.input.buf.extend_from_slice(raw);
             }
-            true
-        } else {
-            let mut out = std::mem::take(&mut self.input.buf);
-            let ok = self.input.enc.convert(raw, &mut out, flush);
-            self.input.buf = out;
-            ok
-        };
+            self.lasts_append(old);
+            return true;
+        }
+        if self.input.enc.refused {
+            return false;
+        }
+        let old = self.input.buf.len();
+        let ok = self.convert_input(raw, flush);
+        if !ok && self.input.buf.len() == old {
+            self.input.enc.refused = true;
+        }
+        ok
+    }
+
+    /// `xmlCharEncInput` (and `xmlCharEncFirstLineInput`): the raw input
+    /// left, then `raw`, through the converter. False when it failed.
+    pub(super) fn convert_input(&mut self, raw: &[u8], flush: bool) -> bool {
+        let old = self.input.buf.len();
+        let mut out = std::mem::take(&mut self.input.buf);
+        let ok = self.input.enc.convert(raw, &mut out, flush);
+        self.input.buf = out;
         self.lasts_append(old);
         if !ok && !self.input.enc_error_reported {
             self.input.enc_error_reported = true;
@@ -800,7 +816,7 @@ impl Core {
         self.lookahead.last_gt_any = None;
         let first = raw.len().min(limit);
         let (reported, pending) = (self.input.enc_error_reported, self.input.pending_enc_error);
-        let converted = self.push_input(&raw[..first], false);
+        let converted = self.convert_input(&raw[..first], false);
         // a failure after some output only leaves the raw bytes in place
         (self.input.enc_error_reported, self.input.pending_enc_error) = (reported, pending);
         self.input.enc.defer(&raw[first..]);
@@ -835,7 +851,7 @@ impl Core {
         self.lookahead.gt_after_lt = None;
         self.lookahead.gt_before_lt = None;
         self.lookahead.last_gt_any = None;
-        self.push_input(&raw, false) || !self.input.buf.is_empty()
+        self.convert_input(&raw, false) || !self.input.buf.is_empty()
     }
 }
 

@@ -660,7 +660,7 @@ impl Core {
             } else if self.state != State::Eof && self.input.enc.has_pending() {
                 // no data: what is left of the raw input is converted; a failure
                 // there halts without touching errNo
-                if !self.push_input(&[], terminate) && self.input.buf.len() == old_avail {
+                if !self.convert_input(&[], terminate) && self.input.buf.len() == old_avail {
                     self.halt();
                     return err::INVALID_ENCODING;
                 }
@@ -690,7 +690,8 @@ impl Core {
             data = remain;
         }
         if end_in_cr {
-            self.push_input(b"\r", false);
+            // xmlParserInputBufferPush: the converter is flushed
+            self.push_input(b"\r", true);
         }
         if terminate {
             if terminate && self.input.enc.has_pending() {
@@ -973,6 +974,8 @@ impl Core {
             || self.progressive == Progressive::Off
             || self.input.pending_enc_error
             || self.error_code != 0
+            // the loop's first step converts the raw input ICU left
+            || self.input.enc.icu_waits()
         {
             return false;
         }
