@@ -27,7 +27,7 @@ pub(crate) mod utf8_check;
 mod vector;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub(crate) use vector::Vector;
+pub(crate) use vector::{Vector, Window};
 
 /// Whether the CPU has what the AVX-512 kernels of the decoder and the
 /// JSON escaper need (AVX-512 F, BW, VL, VBMI, VBMI2, with AVX2, BMI1,

@@ -10,7 +10,7 @@
 use std::arch::aarch64::*;
 
 use crate::simd::neon::{WIDTH as W, any, any_high, load, load_array, mask, store_spare};
-use crate::simd::utf8_check::{lookups, utf8_errors};
+use crate::simd::utf8_check::lookups;
 
 use super::{JsonKernel, escape_at};
 
@@ -36,7 +36,6 @@ pub(super) fn json_escape_neon<const RAW: bool>(
     let n = src.len();
     let (lo_t, hi_t) = (load_array(&kernel.lo), load_array(&kernel.hi));
     let low_nibble = vdupq_n_u8(0x0F);
-    let zero = vdupq_n_u8(0);
     // SAFETY: NEON, which aarch64 always has, is all the lookups need.
     let kl = unsafe { lookups::<uint8x16_t>() };
     let quot = kernel.quote_escape();
@@ -70,76 +69,28 @@ pub(super) fn json_escape_neon<const RAW: bool>(
         let mut end = W;
         let mut m = special | high;
         if RAW && high != 0 {
-            // The previous one, two and three bytes of each lane, with
-            // zeros before the window (it starts at a character).
-            let prev1 = vextq_u8::<15>(zero, v);
-            let prev2 = vextq_u8::<14>(zero, v);
-            let prev3 = vextq_u8::<13>(zero, v);
-            // SAFETY: NEON, which aarch64 always has.
-            let error = unsafe { utf8_errors(kl, v, prev1, prev2, prev3) };
-            if !any(error) {
-                // Well-formed: only the ASCII to escape, and U+2028 and
-                // U+2029 (E2 80 A8/A9) unless copied too.
-                m = special;
-                if !kernel.raw_terminators {
-                    let terminator = vandq_u8(
-                        vandq_u8(
-                            vceqq_u8(prev2, vdupq_n_u8(0xE2)),
-                            vceqq_u8(prev1, vdupq_n_u8(0x80)),
-                        ),
-                        vceqq_u8(vorrq_u8(v, vdupq_n_u8(1)), vdupq_n_u8(0xA9)),
-                    );
-                    m |= mask(terminator) >> 2;
-                }
-                // A character cut by the window's end is left for the
-                // next window.
-                end = if src[i + W - 1] >= 0xC0 {
-                    W - 1
-                } else if src[i + W - 2] >= 0xE0 {
-                    W - 2
-                } else if src[i + W - 3] >= 0xF0 {
-                    W - 3
-                } else {
-                    W
-                };
+            // SAFETY: NEON, which aarch64 always has; `i + 16 <= n`.
+            if let Some((raw_m, raw_end)) =
+                unsafe { super::raw_window(kl, src, i, v, special, kernel.raw_terminators) }
+            {
+                (m, end) = (raw_m, raw_end);
             }
         }
-        // `src[i + last..]` is stored at `len` before each escape; the
-        // escape then overwrites what follows the run.
-        let mut last = 0usize;
-        // SAFETY: `len + 16 <= out.capacity()` (ROOM).
-        unsafe { store_spare(out, len, v) };
-        while m != 0 {
-            let j = m.trailing_zeros() as usize;
-            len += j - last;
-            // SAFETY: `i + j + 4 <= i + 19 <= n`; `len + 14 <=
-            // out.capacity()` (ROOM).
-            let escaped = unsafe { escape_at::<RAW>(src, i + j, out, len, kernel, quot) };
-            let Some((written, width)) = escaped else {
-                // SAFETY: the bytes up to `len` have been written.
-                unsafe { out.set_len(len) };
-                return i + j;
-            };
-            len += written;
-            last = j + width;
-            m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
-            if m != 0 {
-                // SAFETY: `i + last + 16 <= i + 32 <= n` (a bit of `m` is
-                // left above `last`).
-                let rest = unsafe { load(src, i + last) };
-                // SAFETY: `len + 16 <= out.capacity()` (ROOM).
-                unsafe { store_spare(out, len, rest) };
+        let escape = |p: usize, out: &mut Vec<u8>, at: usize| {
+            // SAFETY: `p + 4 <= i + 19 <= n`; `at + 14 <= out.capacity()`
+            // (ROOM).
+            unsafe { escape_at::<RAW>(src, p, out, at, kernel, quot) }
+        };
+        // SAFETY: NEON, which aarch64 always has; `end <= 16`, `i + 32
+        // <= n`; `len + ROOM <= out.capacity()`.
+        let walked = unsafe { super::walk_escapes(src, i, v, u64::from(m), end, out, len, escape) };
+        match walked {
+            Ok((next, written)) => (i, len) = (next, written),
+            Err((p, written)) => {
+                // SAFETY: the bytes up to `written` have been written.
+                unsafe { out.set_len(written) };
+                return p;
             }
-        }
-        if last < end {
-            // SAFETY: `last < end <= 16`, so `i + last + 16 <= n`.
-            let rest = unsafe { load(src, i + last) };
-            // SAFETY: `len + 16 <= out.capacity()` (ROOM).
-            unsafe { store_spare(out, len, rest) };
-            len += end - last;
-            i += end;
-        } else {
-            i += last;
         }
     }
     // SAFETY: the bytes up to `len` have been written.

@@ -18,7 +18,8 @@ use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::planes::{HIGH_CONT, HIGH_L2, HIGH_LONG, PlaneTables, planes, two_byte_planes};
 use super::reserve_room;
-use super::x86_256::{escape_ascii, lead_at_window_end, lookups256, utf8_errors256, window_tail};
+use super::tables::escape_ascii;
+use super::x86_256::{lead_at_window_end, lookups256, utf8_errors256};
 
 /// Where [`unit_escapes`] takes each output byte's nibble from in the
 /// units (bit offsets; `\` and `u` are put in after).
@@ -127,51 +128,26 @@ pub(super) unsafe fn walk_window(
     v: __m256i,
     m: u32,
     out: &mut Vec<u8>,
-    mut len: usize,
+    len: usize,
     escapes: &[u64; 128],
     quot: u64,
 ) -> Result<(usize, usize), (usize, usize)> {
-    const W: usize = 32;
-    // `src[i + last..]` is stored at `len` before each escape; the
-    // escape then overwrites what follows the run. Every store is below
-    // `len + 6 * 35 + 32` (six bytes per byte up to `i + 35`), every
-    // load below `i + 35 + 32 <= src.len()`.
-    // SAFETY: within the room (the caller's); AVX is enabled.
-    unsafe { store256_spare(out, len, v) };
-    let mut m = u64::from(m);
-    let mut last = 0;
-    loop {
-        let j = m.trailing_zeros() as usize;
-        len += j - last;
-        let p = i + j;
-        // SAFETY: `p < i + 32 <= src.len()`.
+    let escape = |p: usize, out: &mut Vec<u8>, at: usize| {
+        // SAFETY: `p < i + 35 <= src.len()`.
         let b = unsafe { byte(src, p) };
         if b < 0x80 {
-            // SAFETY: within the room (the caller's).
-            len += unsafe { escape_ascii(b, quot, escapes, out, len) };
-            last = j + 1;
+            // SAFETY: `at + 8 <= out.capacity()` (the room).
+            Some((unsafe { escape_ascii(b, quot, escapes, out, at) }, 1))
         } else {
             // SAFETY: `p + 4 <= i + 35 <= src.len()`.
             let w = unsafe { read32(src, p) };
-            // SAFETY: within the room (the caller's).
-            let Some((written, width)) = (unsafe { escape_char(b, w, out, len) }) else {
-                return Err((p, len));
-            };
-            len += written;
-            last = j + width;
+            // SAFETY: `at + 16 <= out.capacity()` (the room).
+            unsafe { escape_char(b, w, out, at) }
         }
-        // `last <= 35`.
-        m &= u64::MAX << last;
-        if m == 0 {
-            break;
-        }
-        // SAFETY: `i + last + 32 <= i + 67`... within `src` as above.
-        let rest = unsafe { load256(src, i + last) };
-        // SAFETY: within the room (the caller's); AVX is enabled.
-        unsafe { store256_spare(out, len, rest) };
-    }
-    // SAFETY: within `src` and the room, as above; AVX is enabled.
-    Ok(unsafe { window_tail(src, i, last, W, out, len) })
+    };
+    // SAFETY: AVX2 is enabled; `i + 64 <= src.len()` and the room (the
+    // caller's).
+    unsafe { super::walk_escapes(src, i, v, u64::from(m), 32, out, len, escape) }
 }
 
 /// Text copied as it is (`JSON_UNESCAPED_UNICODE`), 32 bytes at a time
@@ -738,7 +714,7 @@ mod tests {
                         let r = unsafe { check(b, w, &mut got) };
                         // SAFETY: the 16 bytes were stored.
                         unsafe { got.set_len(16) };
-                        let expected = super::super::json_decode_word(w).map(|(cp, width)| {
+                        let expected = super::super::tables::json_decode_word(w).map(|(cp, width)| {
                             let mut text = Vec::new();
                             if cp >= 0x1_0000 {
                                 let v = cp - 0x1_0000;
