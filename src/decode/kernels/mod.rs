@@ -82,6 +82,187 @@ fn block_take(
     }
 }
 
+/// A 16-byte block of the SSSE3 and NEON kernels of [`utf8_run`]: the
+/// byte classes and the packing each instruction set does its own way,
+/// for the loop both share ([`utf8_blocks`]). Every method is `unsafe`
+/// for the CPU features (SSSE3 for `__m128i`, which the calling kernel
+/// enables; none for NEON's `uint8x16_t`), and the memory ones for
+/// their bounds too.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+trait Block: Copy {
+    /// The 16 bytes of `s` from `at`.
+    ///
+    /// # Safety
+    ///
+    /// `at + 16 <= s.len()`, and the CPU features.
+    unsafe fn load(s: &[u8], at: usize) -> Self;
+    /// Stores the block at `d[at..at + 16]`.
+    ///
+    /// # Safety
+    ///
+    /// `at + 16 <= d.len()`, and the CPU features.
+    unsafe fn store(self, d: &mut [u8], at: usize);
+    /// Stores the lanes not in `drop` (bit `j` for lane `j`) packed at
+    /// `d[at..]` (16 bytes written) and returns how many there are.
+    ///
+    /// # Safety
+    ///
+    /// `at + 16 <= d.len()`, and the CPU features.
+    unsafe fn store_kept(self, d: &mut [u8], at: usize, drop: u32) -> usize;
+    /// Whether some byte has its high bit set.
+    unsafe fn any_high(self) -> bool;
+    /// The lanes whose byte has its high bit set.
+    unsafe fn high_lanes(self) -> u32;
+    /// Each lane's next byte (zero after the last).
+    unsafe fn next(self) -> Self;
+    /// All ones in the lanes of a continuation byte (0x80..=0xBF).
+    unsafe fn continuation(self) -> Self;
+    /// All ones in the lanes of a two-byte lead (0xC2..=0xDF).
+    unsafe fn lead2(self) -> Self;
+    /// All ones in the lanes of a three-byte lead (0xE0..=0xEF).
+    unsafe fn lead3(self) -> Self;
+    /// All ones in the lanes of a four-byte lead (0xF0..=0xF4).
+    unsafe fn lead4(self) -> Self;
+    /// All ones in the lanes of a lead whose second byte (`next`) is out
+    /// of range: overlong (E0 80..9F, F0 80..8F), surrogate (ED A0..BF),
+    /// above U+10FFFF (F4 90..BF). Only continuation second bytes matter:
+    /// the others fail anyway.
+    unsafe fn out_of_range(self, next: Self) -> Self;
+    unsafe fn or(self, other: Self) -> Self;
+    /// `yes` in the lanes where `self` is all ones, `no` elsewhere.
+    unsafe fn select(self, yes: Self, no: Self) -> Self;
+    /// Each lead lane's byte on ISO-8859-1: for C2/C3 its code point,
+    /// from the lead's low two bits and the next byte's low six; `?` for
+    /// every other character.
+    unsafe fn latin1_values(self, next: Self) -> Self;
+    /// `?` in every lane.
+    unsafe fn question() -> Self;
+}
+
+/// The loop of the SSSE3 and NEON kernels of [`utf8_run`], written once
+/// and expanded in each kernel's `#[target_feature]` function; `latin1`
+/// selects the ISO-8859-1 target (C2/C3 pairs keep their code point),
+/// otherwise every multi-byte character becomes `?`.
+///
+/// # Safety
+///
+/// The CPU features of `B`; `dst.len() >= src.len()`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+unsafe fn utf8_blocks<B: Block>(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
+    let (mut i, mut o) = (0usize, 0usize);
+    // Every block operation below needs only `B`'s features (the
+    // caller's); each memory access's bounds are said at it.
+    while src.len() - i >= STEP {
+        // SAFETY: `i + 16 <= src.len()`.
+        let v = unsafe { B::load(src, i) };
+        // SAFETY: `B`'s features.
+        if !unsafe { v.any_high() } {
+            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 16`.
+            unsafe { v.store(dst, o) };
+            i += STEP;
+            o += STEP;
+            continue;
+        }
+        // SAFETY: `B`'s features.
+        let (high, next, cont, lead2) = unsafe {
+            (
+                v.high_lanes(),
+                v.next(),
+                v.continuation().high_lanes(),
+                v.lead2(),
+            )
+        };
+        // SAFETY: as above.
+        let lead2_m = unsafe { lead2.high_lanes() };
+        let ok2 = lead2_m & (cont >> 1);
+        // A character is its lead plus all its continuation bytes. One
+        // whose lead is too near the block's end to hold them is cut:
+        // it is left for the next block. Every other non-ASCII lane
+        // that is not part of a character is bad: the scalar decoder
+        // takes over there. Blocks of ASCII and two-byte characters
+        // (Latin, Greek, Cyrillic...) need no more than the first test.
+        let cut2 = lead2_m & (1 << (STEP - 1));
+        let bad2 = high & !(ok2 | (cont & (ok2 << 1)) | cut2);
+        // Separate branches rather than a computed width: the next
+        // load then waits on a prediction, not on this block's masks.
+        if bad2 == 0 {
+            // SAFETY: `B`'s features; `o <= i` and `dst.len() >=
+            // src.len() >= i + 16`.
+            o += unsafe {
+                if cut2 == 0 {
+                    i += STEP;
+                    emit(v, next, lead2, cont, STEP, latin1, dst, o)
+                } else {
+                    i += STEP - 1;
+                    emit(v, next, lead2, cont, STEP - 1, latin1, dst, o)
+                }
+            };
+            continue;
+        }
+        // SAFETY: `B`'s features.
+        let (lead, take, bad) = unsafe {
+            let (lead3, lead4) = (v.lead3(), v.lead4());
+            let (take, bad) = block_take(
+                high,
+                cont,
+                [lead2_m, lead3.high_lanes(), lead4.high_lanes()],
+                v.out_of_range(next).high_lanes(),
+            );
+            (lead2.or(lead3.or(lead4)), take, bad)
+        };
+        if take == 0 {
+            break;
+        }
+        // SAFETY: as above.
+        o += unsafe { emit(v, next, lead, cont, take, latin1, dst, o) };
+        i += take;
+        // Stop at a bad lane; a cut character just starts the next block.
+        // (Here the width is computed, not branched on: in text of
+        // three- and four-byte characters it is too irregular to
+        // predict.)
+        if bad {
+            break;
+        }
+    }
+    (i, o)
+}
+
+/// Writes block `v` up to lane `take` at `dst[o..]`: ASCII lanes as they
+/// are, each lead lane (`lead`) as one byte, continuation lanes (`cont`)
+/// dropped. Returns the bytes written.
+///
+/// # Safety
+///
+/// The CPU features of `B`; `o + 16 <= dst.len()`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn emit<B: Block>(
+    v: B,
+    next: B,
+    lead: B,
+    cont: u32,
+    take: usize,
+    latin1: bool,
+    dst: &mut [u8],
+    o: usize,
+) -> usize {
+    // SAFETY: `B`'s features (the caller's).
+    let out = unsafe {
+        let value = if latin1 {
+            v.latin1_values(next)
+        } else {
+            B::question()
+        };
+        lead.select(value, v)
+    };
+    // Drop continuation lanes and lanes from `take` on.
+    let drop = (cont | (0xFFFF_u32 << take)) & 0xFFFF;
+    // SAFETY: `o + 16 <= dst.len()` and `B`'s features (the caller's).
+    unsafe { out.store_kept(dst, o, drop) }
+}
+
 const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
 /// Copies the run of ASCII bytes at the start of `src` into `dst`, sixteen

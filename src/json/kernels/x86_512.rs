@@ -714,20 +714,21 @@ mod tests {
                         let r = unsafe { check(b, w, &mut got) };
                         // SAFETY: the 16 bytes were stored.
                         unsafe { got.set_len(16) };
-                        let expected = super::super::tables::json_decode_word(w).map(|(cp, width)| {
-                            let mut text = Vec::new();
-                            if cp >= 0x1_0000 {
-                                let v = cp - 0x1_0000;
-                                for u in [0xD800 | v >> 10, 0xDC00 | (v & 0x3FF)] {
-                                    let word = super::super::json_unit_word(u);
+                        let expected =
+                            super::super::tables::json_decode_word(w).map(|(cp, width)| {
+                                let mut text = Vec::new();
+                                if cp >= 0x1_0000 {
+                                    let v = cp - 0x1_0000;
+                                    for u in [0xD800 | v >> 10, 0xDC00 | (v & 0x3FF)] {
+                                        let word = super::super::json_unit_word(u);
+                                        text.extend_from_slice(&word.to_le_bytes()[..6]);
+                                    }
+                                } else {
+                                    let word = super::super::json_unit_word(cp);
                                     text.extend_from_slice(&word.to_le_bytes()[..6]);
                                 }
-                            } else {
-                                let word = super::super::json_unit_word(cp);
-                                text.extend_from_slice(&word.to_le_bytes()[..6]);
-                            }
-                            (text, width)
-                        });
+                                (text, width)
+                            });
                         match (r, expected) {
                             (None, None) => {}
                             (Some((written, width)), Some((text, len))) => {
