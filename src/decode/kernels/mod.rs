@@ -102,13 +102,21 @@ trait Block: Copy {
     ///
     /// `at + 16 <= d.len()`, and the CPU features.
     unsafe fn store(self, d: &mut [u8], at: usize);
-    /// Stores the lanes not in `drop` (bit `j` for lane `j`) packed at
-    /// `d[at..]` (16 bytes written) and returns how many there are.
+    /// Stores the lanes of each half not in its `drop` mask (bit `j`
+    /// for the half's lane `j`; [`COMPRESS`] rows) packed: the low
+    /// half's at `d[at..]`, the high half's `kept_lo` bytes on (8 bytes
+    /// each).
     ///
     /// # Safety
     ///
-    /// `at + 16 <= d.len()`, and the CPU features.
-    unsafe fn store_kept(self, d: &mut [u8], at: usize, drop: u32) -> usize;
+    /// `kept_lo <= 8`, `at + 16 <= d.len()`, and the CPU features.
+    unsafe fn store_kept(
+        self,
+        d: &mut [u8],
+        at: usize,
+        drop: [usize; 2],
+        kept_lo: usize,
+    );
     /// Whether some byte has its high bit set.
     unsafe fn any_high(self) -> bool;
     /// The lanes whose byte has its high bit set.
@@ -259,8 +267,13 @@ unsafe fn emit<B: Block>(
     };
     // Drop continuation lanes and lanes from `take` on.
     let drop = (cont | (0xFFFF_u32 << take)) & 0xFFFF;
-    // SAFETY: `o + 16 <= dst.len()` and `B`'s features (the caller's).
-    unsafe { out.store_kept(dst, o, drop) }
+    let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8) as usize);
+    let kept_lo = 8 - drop_lo.count_ones() as usize;
+    let kept_hi = 8 - drop_hi.count_ones() as usize;
+    // SAFETY: `kept_lo <= 8`; `o + 16 <= dst.len()` and `B`'s features
+    // (the caller's).
+    unsafe { out.store_kept(dst, o, [drop_lo, drop_hi], kept_lo) };
+    kept_lo + kept_hi
 }
 
 const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;

@@ -34,10 +34,13 @@ impl super::Block for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn store_kept(self, d: &mut [u8], at: usize, drop: u32) -> usize {
-        let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8 & 0xFF) as usize);
-        let kept_lo = 8 - drop_lo.count_ones() as usize;
-        let kept_hi = 8 - drop_hi.count_ones() as usize;
+    unsafe fn store_kept(
+        self,
+        d: &mut [u8],
+        at: usize,
+        [drop_lo, drop_hi]: [usize; 2],
+        kept_lo: usize,
+    ) {
         // SAFETY: NEON, which aarch64 always has.
         let (lo, hi) = unsafe {
             (
@@ -46,12 +49,11 @@ impl super::Block for uint8x16_t {
             )
         };
         // SAFETY: `kept_lo <= 8`: the 8-byte stores end at most at `at +
-        // 16 <= d.len()` (the caller's).
+        // 16 <= d.len()` (the caller's); NEON.
         unsafe {
             store_half(d, at, lo);
             store_half(d, at + kept_lo, hi);
         }
-        kept_lo + kept_hi
     }
 
     #[inline(always)]

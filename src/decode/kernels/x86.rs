@@ -47,10 +47,13 @@ impl super::Block for __m128i {
         unsafe { store128(d, at, self) }
     }
     #[inline(always)]
-    unsafe fn store_kept(self, d: &mut [u8], at: usize, drop: u32) -> usize {
-        let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8 & 0xFF) as usize);
-        let kept_lo = 8 - drop_lo.count_ones() as usize;
-        let kept_hi = 8 - drop_hi.count_ones() as usize;
+    unsafe fn store_kept(
+        self,
+        d: &mut [u8],
+        at: usize,
+        [drop_lo, drop_hi]: [usize; 2],
+        kept_lo: usize,
+    ) {
         // SAFETY: SSSE3, the caller's.
         let (lo, hi) = unsafe {
             (
@@ -59,12 +62,11 @@ impl super::Block for __m128i {
             )
         };
         // SAFETY: `kept_lo <= 8`: the 8-byte stores end at most at `at +
-        // 16 <= d.len()` (the caller's).
+        // 16 <= d.len()` (the caller's); SSSE3.
         unsafe {
             store64(d, at, lo);
             store64(d, at + kept_lo, hi);
         }
-        kept_lo + kept_hi
     }
     #[inline(always)]
     unsafe fn any_high(self) -> bool {

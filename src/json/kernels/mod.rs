@@ -165,6 +165,44 @@ unsafe fn walk_escapes<V: Window>(
     }
 }
 
+/// [`walk_escapes`] with each escape written by [`escape_at`], as the
+/// AVX2 and NEON loops write it (`RAW`: `kernel.raw_unicode`; `quot`:
+/// [`JsonKernel::quote_escape`]). At malformed UTF-8 `out`'s length is
+/// set to what was written before it, and its position is the error.
+///
+/// # Safety
+///
+/// As [`walk_escapes`]; the bytes of `out` up to `len` written.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn walk_escapes_at<V: Window, const RAW: bool>(
+    src: &[u8],
+    i: usize,
+    v: V,
+    m: u32,
+    end: usize,
+    out: &mut Vec<u8>,
+    len: usize,
+    kernel: &JsonKernel,
+    quot: u64,
+) -> Result<(usize, usize), usize> {
+    let escape = |p: usize, out: &mut Vec<u8>, at: usize| {
+        // SAFETY: `p + 4 <= i + V::WIDTH + 3 <= src.len()`; `at + 14 <=
+        // out.capacity()` (the room, the caller's).
+        unsafe { escape_at::<RAW>(src, p, out, at, kernel, quot) }
+    };
+    // SAFETY: the caller's.
+    match unsafe { walk_escapes(src, i, v, u64::from(m), end, out, len, escape) } {
+        Ok(next) => Ok(next),
+        Err((p, written)) => {
+            // SAFETY: the bytes up to `written` have been written.
+            unsafe { out.set_len(written) };
+            Err(p)
+        }
+    }
+}
+
 /// With `JSON_UNESCAPED_UNICODE`, the window `v` at `src[i..]` (with
 /// bytes from 0x80 up; `special`: its ASCII bytes to escape): when it is
 /// well-formed UTF-8 (checked from its start, a character start, with

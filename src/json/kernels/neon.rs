@@ -12,7 +12,7 @@ use std::arch::aarch64::*;
 use crate::simd::neon::{WIDTH as W, any, any_high, load, load_array, mask, store_spare};
 use crate::simd::utf8_check::lookups;
 
-use super::{JsonKernel, escape_at};
+use super::JsonKernel;
 
 /// A window with this many bytes from 0x80 up (text written as
 /// `\uXXXX`, no four-byte characters) ends the kernel: the caller's
@@ -76,21 +76,12 @@ pub(super) fn json_escape_neon<const RAW: bool>(
                 (m, end) = (raw_m, raw_end);
             }
         }
-        let escape = |p: usize, out: &mut Vec<u8>, at: usize| {
-            // SAFETY: `p + 4 <= i + 19 <= n`; `at + 14 <= out.capacity()`
-            // (ROOM).
-            unsafe { escape_at::<RAW>(src, p, out, at, kernel, quot) }
-        };
         // SAFETY: NEON, which aarch64 always has; `end <= 16`, `i + 32
-        // <= n`; `len + ROOM <= out.capacity()`.
-        let walked = unsafe { super::walk_escapes(src, i, v, u64::from(m), end, out, len, escape) };
-        match walked {
-            Ok((next, written)) => (i, len) = (next, written),
-            Err((p, written)) => {
-                // SAFETY: the bytes up to `written` have been written.
-                unsafe { out.set_len(written) };
-                return p;
-            }
+        // <= n`; `len + ROOM <= out.capacity()`, written up to `len`.
+        match unsafe { super::walk_escapes_at::<_, RAW>(src, i, v, m, end, out, len, kernel, quot) }
+        {
+            Ok(next) => (i, len) = next,
+            Err(p) => return p,
         }
     }
     // SAFETY: the bytes up to `len` have been written.

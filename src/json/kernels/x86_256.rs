@@ -301,23 +301,13 @@ macro_rules! json_escape_body {
                         continue;
                     }
                 }
-                let escape = |p: usize, out: &mut Vec<u8>, at: usize| {
-                    // SAFETY: `p + 4 <= i + 35 <= n`; `at + 14 <=
-                    // out.capacity()` (ROOM).
-                    unsafe { super::escape_at::<RAW>(src, p, out, at, kernel, quot) }
-                };
                 // SAFETY: AVX2 is enabled; `end <= 32`, `i + 64 <= n`;
-                // `len + ROOM <= out.capacity()`.
-                let walked =
-                    unsafe { super::walk_escapes(src, i, v, u64::from(m), end, out, len, escape) };
-                match walked {
-                    Ok((next, written)) => (i, len) = (next, written),
-                    Err((p, written)) => {
-                        // SAFETY: the bytes up to `written` have been
-                        // written.
-                        unsafe { out.set_len(written) };
-                        return p;
-                    }
+                // `len + ROOM <= out.capacity()`, written up to `len`.
+                match unsafe {
+                    super::walk_escapes_at::<_, RAW>(src, i, v, m, end, out, len, kernel, quot)
+                } {
+                    Ok(next) => (i, len) = next,
+                    Err(p) => return p,
                 }
             }
             // SAFETY: the bytes up to `len` have been written.
