@@ -110,13 +110,7 @@ trait Block: Copy {
     /// # Safety
     ///
     /// `kept_lo <= 8`, `at + 16 <= d.len()`, and the CPU features.
-    unsafe fn store_kept(
-        self,
-        d: &mut [u8],
-        at: usize,
-        drop: [usize; 2],
-        kept_lo: usize,
-    );
+    unsafe fn store_kept(self, d: &mut [u8], at: usize, drop: [usize; 2], kept_lo: usize);
     /// Whether some byte has its high bit set.
     unsafe fn any_high(self) -> bool;
     /// The lanes whose byte has its high bit set.

@@ -106,14 +106,14 @@ use tables::{JSON_LETTERS, JSON_LETTERS_HEX_QUOT, json_unit_word};
 /// buffer, returning the bytes written and read, `None` at malformed
 /// UTF-8) and the text after it stored again, up to byte `end` of the
 /// window. Returns where the next window starts and the new written
-/// length, or where malformed UTF-8 starts and the length written
-/// before it. The frame of every tier's walk, expanded in each tier's
+/// length, or where malformed UTF-8 starts (`out`'s length then set to
+/// what was written before it). The frame of every tier's walk, expanded in each tier's
 /// `#[target_feature]` function.
 ///
 /// # Safety
 ///
-/// The CPU features of `V`; `end <= V::WIDTH`, `i + 2 * V::WIDTH <=
-/// src.len()`; `len + 6 * (V::WIDTH + 3) + V::WIDTH + 16 <=
+/// The CPU features of `V`; the bytes of `out` up to `len` written;
+/// `end <= V::WIDTH`, `i + 2 * V::WIDTH <= src.len()`; `len + 6 * (V::WIDTH + 3) + V::WIDTH + 16 <=
 /// out.capacity()` (six bytes written at most per byte read, an escape
 /// storing at most 16 bytes from where it writes).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -128,7 +128,7 @@ unsafe fn walk_escapes<V: Window>(
     out: &mut Vec<u8>,
     mut len: usize,
     mut escape: impl FnMut(usize, &mut Vec<u8>, usize) -> Option<(usize, usize)>,
-) -> Result<(usize, usize), (usize, usize)> {
+) -> Result<(usize, usize), usize> {
     // `src[i + last..]` is stored at `len` before each escape; the
     // escape then overwrites what follows the run.
     let mut last = 0usize;
@@ -138,7 +138,10 @@ unsafe fn walk_escapes<V: Window>(
         let j = m.trailing_zeros() as usize;
         len += j - last;
         let Some((written, width)) = escape(i + j, out, len) else {
-            return Err((i + j, len));
+            // SAFETY: the bytes up to `len` have been written (the
+            // caller's, and the escapes').
+            unsafe { out.set_len(len) };
+            return Err(i + j);
         };
         len += written;
         last = j + width;
@@ -167,12 +170,11 @@ unsafe fn walk_escapes<V: Window>(
 
 /// [`walk_escapes`] with each escape written by [`escape_at`], as the
 /// AVX2 and NEON loops write it (`RAW`: `kernel.raw_unicode`; `quot`:
-/// [`JsonKernel::quote_escape`]). At malformed UTF-8 `out`'s length is
-/// set to what was written before it, and its position is the error.
+/// [`JsonKernel::quote_escape`]).
 ///
 /// # Safety
 ///
-/// As [`walk_escapes`]; the bytes of `out` up to `len` written.
+/// As [`walk_escapes`].
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -193,45 +195,43 @@ unsafe fn walk_escapes_at<V: Window, const RAW: bool>(
         unsafe { escape_at::<RAW>(src, p, out, at, kernel, quot) }
     };
     // SAFETY: the caller's.
-    match unsafe { walk_escapes(src, i, v, u64::from(m), end, out, len, escape) } {
-        Ok(next) => Ok(next),
-        Err((p, written)) => {
-            // SAFETY: the bytes up to `written` have been written.
-            unsafe { out.set_len(written) };
-            Err(p)
-        }
-    }
+    unsafe { walk_escapes(src, i, v, u64::from(m), end, out, len, escape) }
 }
 
-/// With `JSON_UNESCAPED_UNICODE`, the window `v` at `src[i..]` (with
-/// bytes from 0x80 up; `special`: its ASCII bytes to escape): when it is
-/// well-formed UTF-8 (checked from its start, a character start, with
-/// Keiser and Lemire's lookups `kl`), its bytes to escape (`special`,
-/// and U+2028 and U+2029, E2 80 A8/A9, unless `raw_terminators`) and
-/// where it ends (before a character cut by its end, which is left for
-/// the next window); `None` when it is not.
+/// The bytes of the window `v` at `src[i..]` to escape and where it
+/// ends, from its ASCII bytes to escape (`special`) and its bytes from
+/// 0x80 up (`high`): all of them, the window's width, but with
+/// `JSON_UNESCAPED_UNICODE` (`RAW`) in a window that is well-formed
+/// UTF-8 (checked from its start, a character start, with Keiser and
+/// Lemire's lookups `kl`), `special` and U+2028 and U+2029 (E2 80 A8/A9)
+/// unless `raw_terminators`, up to a character cut by the window's end
+/// (left for the next window).
 ///
 /// # Safety
 ///
 /// The CPU features of `V`; `i + V::WIDTH <= src.len()`.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
-unsafe fn raw_window<V: Window>(
+unsafe fn window_escapes<V: Window, const RAW: bool>(
     kl: [V; 3],
     src: &[u8],
     i: usize,
     v: V,
     special: u32,
+    high: u32,
     raw_terminators: bool,
-) -> Option<(u32, usize)> {
+) -> (u32, usize) {
     let w = V::WIDTH;
     // Every vector operation below needs only `V`'s features (the
     // caller's).
+    if !RAW || high == 0 {
+        return (special | high, w);
+    }
     // SAFETY: as above.
     let [prev1, prev2, prev3] = unsafe { v.previous() };
     // SAFETY: as above.
     if unsafe { crate::simd::utf8_check::utf8_errors(kl, v, prev1, prev2, prev3).any() } {
-        return None;
+        return (special | high, w);
     }
     let mut m = special;
     if !raw_terminators {
@@ -256,7 +256,7 @@ unsafe fn raw_window<V: Window>(
     } else {
         w
     };
-    Some((m, end))
+    (m, end)
 }
 
 /// Makes room for `room` bytes after the first `len` of `out`'s buffer,

@@ -66,16 +66,10 @@ pub(super) fn json_escape_neon<const RAW: bool>(
         if !RAW && high.count_ones() >= SCALAR_DENSE && !any(vcgeq_u8(v, vdupq_n_u8(0xF0))) {
             break;
         }
-        let mut end = W;
-        let mut m = special | high;
-        if RAW && high != 0 {
-            // SAFETY: NEON, which aarch64 always has; `i + 16 <= n`.
-            if let Some((raw_m, raw_end)) =
-                unsafe { super::raw_window(kl, src, i, v, special, kernel.raw_terminators) }
-            {
-                (m, end) = (raw_m, raw_end);
-            }
-        }
+        // SAFETY: NEON, which aarch64 always has; `i + 16 <= n`.
+        let (m, end) = unsafe {
+            super::window_escapes::<_, RAW>(kl, src, i, v, special, high, kernel.raw_terminators)
+        };
         // SAFETY: NEON, which aarch64 always has; `end <= 16`, `i + 32
         // <= n`; `len + ROOM <= out.capacity()`, written up to `len`.
         match unsafe { super::walk_escapes_at::<_, RAW>(src, i, v, m, end, out, len, kernel, quot) }

@@ -192,46 +192,6 @@ macro_rules! json_escape_body {
                         continue;
                     }
                 }
-                if DENSE && !RAW {
-                    if high == 0 {
-                        let letters = kernel.letters();
-                        if let Some(written) =
-                            // SAFETY: `DENSE`: the CPU has the features;
-                            // `len + 64 <= out.capacity()` (ROOM).
-                            unsafe { pairs_window(v, special, W, out, len, letters) }
-                        {
-                            len += written;
-                            i += W;
-                            continue;
-                        }
-                    }
-                    // SAFETY: `DENSE`: the CPU has the features; `i + 64 <=
-                    // n`; `len + ROOM <= out.capacity()`.
-                    match unsafe {
-                        super::x86_512::walk_window(
-                            src,
-                            i,
-                            v,
-                            special | high,
-                            out,
-                            len,
-                            escapes,
-                            quot,
-                        )
-                    } {
-                        Ok((next, written)) => {
-                            i = next;
-                            len = written;
-                            continue;
-                        }
-                        Err((p, written)) => {
-                            // SAFETY: the bytes up to `written` have been
-                            // written.
-                            unsafe { out.set_len(written) };
-                            return p;
-                        }
-                    }
-                }
                 if RAW && high != 0 {
                     // Text to copy: whole windows checked three bytes
                     // ahead, while there is nothing to escape.
@@ -270,16 +230,18 @@ macro_rules! json_escape_body {
                         continue;
                     }
                 }
-                let mut end = W;
-                let mut m = special | high;
-                if RAW && high != 0 {
-                    // SAFETY: AVX2 is enabled; `i + 32 <= n`.
-                    if let Some((raw_m, raw_end)) =
-                        unsafe { super::raw_window(kl, src, i, v, special, kernel.raw_terminators) }
-                    {
-                        (m, end) = (raw_m, raw_end);
-                    }
-                }
+                // SAFETY: AVX2 is enabled; `i + 32 <= n`.
+                let (m, end) = unsafe {
+                    super::window_escapes::<_, RAW>(
+                        kl,
+                        src,
+                        i,
+                        v,
+                        special,
+                        high,
+                        kernel.raw_terminators,
+                    )
+                };
                 if m == 0 {
                     // Well-formed text to copy (up to a character cut by
                     // the window's end).
@@ -301,11 +263,19 @@ macro_rules! json_escape_body {
                         continue;
                     }
                 }
-                // SAFETY: AVX2 is enabled; `end <= 32`, `i + 64 <= n`;
-                // `len + ROOM <= out.capacity()`, written up to `len`.
-                match unsafe {
-                    super::walk_escapes_at::<_, RAW>(src, i, v, m, end, out, len, kernel, quot)
-                } {
+                let walked = if DENSE && !RAW {
+                    // SAFETY: `DENSE`: the CPU has the features; `i + 64 <=
+                    // n`; `len + ROOM <= out.capacity()`, written up to
+                    // `len`.
+                    unsafe { super::x86_512::walk_window(src, i, v, m, out, len, escapes, quot) }
+                } else {
+                    // SAFETY: AVX2 is enabled; `end <= 32`, `i + 64 <= n`;
+                    // `len + ROOM <= out.capacity()`, written up to `len`.
+                    unsafe {
+                        super::walk_escapes_at::<_, RAW>(src, i, v, m, end, out, len, kernel, quot)
+                    }
+                };
+                match walked {
                     Ok(next) => (i, len) = next,
                     Err(p) => return p,
                 }

@@ -111,17 +111,18 @@ pub(super) unsafe fn escape_char(
 /// at `src[i..]` (with 64 bytes left), `m` its bytes to escape (at
 /// least one): the window is stored at byte `len` of `out`'s buffer,
 /// then each escape written over it in turn ([`escape_char`] for
-/// characters) and the text after it stored again. A character may
-/// cross the window's end. Returns where the next window starts and the
-/// new written length, or where malformed UTF-8 starts and the length
-/// written before it.
+/// characters) and the text after it stored again ([`super::walk_escapes`]).
+/// A character may cross the window's end. Returns where the next window
+/// starts and the new written length, or where malformed UTF-8 starts
+/// (`out`'s length then set to what was written before it).
 ///
 /// # Safety
 ///
-/// `i + 64 <= src.len()`; `len + 6 * 35 + 64 <= out.capacity()`.
+/// `i + 64 <= src.len()`; `len + 6 * 35 + 64 <= out.capacity()`, the
+/// bytes of `out` up to `len` written.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn walk_window(
     src: &[u8],
     i: usize,
@@ -131,7 +132,7 @@ pub(super) unsafe fn walk_window(
     len: usize,
     escapes: &[u64; 128],
     quot: u64,
-) -> Result<(usize, usize), (usize, usize)> {
+) -> Result<(usize, usize), usize> {
     let escape = |p: usize, out: &mut Vec<u8>, at: usize| {
         // SAFETY: `p < i + 35 <= src.len()`.
         let b = unsafe { byte(src, p) };
