@@ -304,6 +304,9 @@ fn back_to_character_start(run: &mut TextRun, s: &[u8], i: usize, start: usize) 
 ///
 /// The CPU features of `V`; `run.at < end <= s.len()`.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+// Blocks of vector register operations, whose one requirement is the
+// features of the vector type (the caller's): one safety argument each.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
 #[inline(always)]
 unsafe fn text_windows<V: Window>(s: &[u8], mut run: TextRun, end: usize, utf8: bool) -> TextRun {
     const W: usize = TEXT_WINDOW;
@@ -350,10 +353,13 @@ unsafe fn text_windows<V: Window>(s: &[u8], mut run: TextRun, end: usize, utf8: 
                 flags |= u64::from((e >> 1) | (e & 1));
             }
             if non_ascii {
-                // SAFETY: `i + W + 3 <= n`: the `W` bytes from `i + 1`,
-                // `i + 2` and `i + 3` are in `s`.
-                let (n1, n2, n3) =
-                    unsafe { (V::load(s, i + 1), V::load(s, i + 2), V::load(s, i + 3)) };
+                // SAFETY: `i + W + 3 <= n`: the `W` bytes from `i + 1`
+                // are in `s`.
+                let n1 = unsafe { V::load(s, i + 1) };
+                // SAFETY: and those from `i + 2`.
+                let n2 = unsafe { V::load(s, i + 2) };
+                // SAFETY: and those from `i + 3`.
+                let n3 = unsafe { V::load(s, i + 3) };
                 // SAFETY: `V`'s features.
                 let e = unsafe { utf8_errors(kl, n3, n2, n1, v) };
                 // (mostly clean: the mask only when needed)
@@ -400,6 +406,7 @@ unsafe fn text_windows<V: Window>(s: &[u8], mut run: TextRun, end: usize, utf8: 
 ///
 /// The CPU features of `V`.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[allow(clippy::multiple_unsafe_ops_per_block)] // vector register operations only
 #[inline(always)]
 unsafe fn stops<V: Window>(v: V, low: V, high: V) -> V {
     // SAFETY: `V`'s features (the caller's).
@@ -449,7 +456,9 @@ mod x86_text {
                 // AVX is enabled.
                 let v = unsafe { __m256i::load(s, i) };
                 // SAFETY: AVX2 is enabled.
-                let other = unsafe { stops(v, low, high).nonzero_lanes() | v.high_lanes() };
+                let stop = unsafe { stops(v, low, high) };
+                // SAFETY: as above.
+                let other = unsafe { stop.nonzero_lanes() } | unsafe { v.high_lanes() };
                 if other != 0 {
                     return i + other.trailing_zeros() as usize;
                 }

@@ -118,7 +118,7 @@ use tables::{JSON_LETTERS, JSON_LETTERS_HEX_QUOT, json_unit_word};
 /// storing at most 16 bytes from where it writes).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn walk_escapes<V: Window>(
     src: &[u8],
     i: usize,
@@ -211,6 +211,9 @@ unsafe fn walk_escapes_at<V: Window, const RAW: bool>(
 ///
 /// The CPU features of `V`; `i + V::WIDTH <= src.len()`.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+// Blocks of vector register operations, whose one requirement is the
+// features of the vector type (the caller's): one safety argument each.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
 #[inline(always)]
 unsafe fn window_escapes<V: Window, const RAW: bool>(
     kl: [V; 3],
