@@ -1,6 +1,6 @@
 //! The aarch64 tier of [`utf8_run`](super::utf8_run): NEON, 16 bytes a
-//! step, the SSSE3 kernel's method (`x86::utf8_run_ssse3`) with NEON's
-//! table lookups for its shuffles.
+//! step: the loop the SSSE3 kernel shares (`utf8_blocks`), with NEON's
+//! byte classes and table lookups for its shuffles.
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;

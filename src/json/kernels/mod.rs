@@ -21,7 +21,9 @@
 //! vectors), `x86_512` (the paths on 512-bit vectors), `planes` (the
 //! arithmetic of the `\uXXXX` planes, written once for both widths),
 //! `neon` (the aarch64 loop) and `tables` (the escapes written by byte,
-//! and the decoding of one character).
+//! and the decoding of one character). Here: what the AVX2 and NEON loops
+//! share, written once over [`Window`] (the escapes of a window and
+//! their walk).
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks

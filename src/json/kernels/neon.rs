@@ -1,10 +1,8 @@
 //! The NEON kernel of [`json_escape_run`](super::json_escape_run): the
-//! AVX2 loop (`x86_256::json_escape_avx2`) over 16-byte windows. Clean
-//! windows (no byte to escape under the flags: nibble lookups of the
-//! flags' tables) are stored whole; with `JSON_UNESCAPED_UNICODE`
-//! non-ASCII windows are checked with Keiser and Lemire's lookups and
-//! copied when well-formed; every other byte to escape is written one
-//! at a time ([`escape_at`]).
+//! AVX2 loop's method over 16-byte windows. Clean windows (no byte to
+//! escape under the flags: nibble lookups of the flags' tables) are
+//! stored whole; the others go through the frames the AVX2 loop uses
+//! too (`window_escapes`, `walk_escapes_at`).
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;

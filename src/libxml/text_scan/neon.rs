@@ -1,6 +1,6 @@
 //! The NEON text kernels: [`text_run`](super::text_run)'s windows and
-//! [`plain_text_windows`](super::plain_text_windows), 16 bytes a window,
-//! the AVX2 kernels' method (`x86_text`) with NEON's table lookups.
+//! [`plain_text_windows`](super::plain_text_windows), 16 bytes a window:
+//! the loop the AVX2 kernel shares (`text_windows`), on NEON registers.
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;
