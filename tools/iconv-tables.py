@@ -21,6 +21,8 @@ import os
 import subprocess
 import sys
 
+from table_files import write_or_check
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # OUT.bin: the code points; OUT.txt: names and labels (read by single_byte.rs)
 OUT = os.path.join(ROOT, "src", "libxml", "charsets", "single_byte")
@@ -159,17 +161,8 @@ def main():
         for name, _, names in charsets:
             print(name + "\t" + " ".join(names))
         return
-    if "--check" in sys.argv:
-        for path, data in files.items():
-            with open(path, "rb") as f:
-                if f.read() != data:
-                    sys.exit(f"{path} differs from what iconv says on this machine")
-        return
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    for path, data in files.items():
-        with open(path, "wb") as f:
-            f.write(data)
-    print(f"{len(charsets)} charsets, {sum(len(n) for _, _, n in charsets)} labels -> {OUT}.{{bin,txt}}")
+    if write_or_check(files, "iconv"):
+            print(f"{len(charsets)} charsets, {sum(len(n) for _, _, n in charsets)} labels -> {OUT}.{{bin,txt}}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import importlib.util
 import os
 import sys
 
+from table_files import write_or_check
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "src", "libxml", "charsets", "icu_single_byte")
 
@@ -165,17 +167,8 @@ def main():
             if label:
                 print(label)
         return
-    files = render(taken)
-    if "--check" in sys.argv:
-        for path, data in files.items():
-            with open(path, "rb") as f:
-                if f.read() != data:
-                    sys.exit(f"{path} differs from what ICU says on this machine")
-        return
-    for path, data in files.items():
-        with open(path, "wb") as f:
-            f.write(data)
-    print(f"{len(taken)} converters, {sum(len(t[2]) for t in taken)} aliases -> {OUT}.{{bin,txt}}")
+    if write_or_check(render(taken), "ICU"):
+            print(f"{len(taken)} converters, {sum(len(t[2]) for t in taken)} aliases -> {OUT}.{{bin,txt}}")
 
 
 if __name__ == "__main__":

@@ -18,8 +18,12 @@
     clippy::cast_sign_loss
 )]
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::simd::Window;
 #[cfg(target_arch = "x86_64")]
 use crate::simd::avx2_popcnt_available;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::simd::utf8_check::{lookups, utf8_errors};
 
 /// Bytes the fast path of `xmlParseCharData` copies (`test_char_data`):
 /// printable ASCII and tab, except `<`, `&` and `]`.
@@ -287,6 +291,128 @@ fn back_to_character_start(run: &mut TextRun, s: &[u8], i: usize, start: usize) 
     i - back
 }
 
+/// The windows of [`text_run`], counted on from `run`: from `run.at` (a
+/// character start) while a whole window and three bytes more are left,
+/// each window checked (stop bytes, Keiser and Lemire's UTF-8 errors
+/// three bytes ahead, U+FFFE and U+FFFF, the `end` limit) and taken whole
+/// when clean, a character crossing its end included; the window with
+/// something to stop at is taken up to the start of the character where
+/// the first problem is. Stops at the start of a character. Written once
+/// for every tier, expanded in each tier's `#[target_feature]` function.
+///
+/// # Safety
+///
+/// The CPU features of `V`; `run.at < end <= s.len()`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+// Blocks of vector register operations, whose one requirement is the
+// features of the vector type (the caller's): one safety argument each.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
+#[inline(always)]
+unsafe fn text_windows<V: Window>(s: &[u8], mut run: TextRun, end: usize, utf8: bool) -> TextRun {
+    const W: usize = TEXT_WINDOW;
+    const { assert!(V::WIDTH == W) };
+    let n = s.len();
+    let start = run.at;
+    let mut i = start;
+    // Every vector operation below needs only `V`'s features (the
+    // caller's); each load's bounds are said at it.
+    // SAFETY: `V`'s features.
+    let kl = unsafe { lookups::<V>() };
+    // SAFETY: as above.
+    let (low, high) = unsafe { (V::table(&STOP_LOW), V::table(&STOP_HIGH_RUN)) };
+    // SAFETY: as above.
+    let (newline, ef, bf, one) =
+        unsafe { (V::splat(b'\n'), V::splat(0xEF), V::splat(0xBF), V::splat(1)) };
+    // Flags mark where to stop: before a character starting at the bit,
+    // or the one that runs through it. UTF-8 errors, found on the byte
+    // after a character's start at the earliest, are marked a byte early.
+    // The window's first three bytes are checked from a character start
+    // (the run's, or after an ASCII window); other windows' were checked
+    // by the window before.
+    let mut head = true;
+    while i < end && i + W + 3 <= n {
+        // SAFETY: `i + W + 3 <= n`: the `W` bytes from `i` are in `s`.
+        let v = unsafe { V::load(s, i) };
+        // SAFETY: `V`'s features.
+        let mut flags = u64::from(unsafe { stops(v, low, high).nonzero_lanes() });
+        // SAFETY: as above.
+        let non_ascii = unsafe { v.any_high() };
+        let mut cont = 0;
+        if !utf8 {
+            if non_ascii {
+                // SAFETY: as above.
+                flags |= u64::from(unsafe { v.high_lanes() });
+            }
+        } else {
+            if head {
+                // SAFETY: as above.
+                let e = unsafe {
+                    let [p1, p2, p3] = v.previous();
+                    utf8_errors(kl, v, p1, p2, p3).nonzero_lanes() & 0b111
+                };
+                flags |= u64::from((e >> 1) | (e & 1));
+            }
+            if non_ascii {
+                // SAFETY: `i + W + 3 <= n`: the `W` bytes from `i + 1`
+                // are in `s`.
+                let n1 = unsafe { V::load(s, i + 1) };
+                // SAFETY: and those from `i + 2`.
+                let n2 = unsafe { V::load(s, i + 2) };
+                // SAFETY: and those from `i + 3`.
+                let n3 = unsafe { V::load(s, i + 3) };
+                // SAFETY: `V`'s features.
+                let e = unsafe { utf8_errors(kl, n3, n2, n1, v) };
+                // (mostly clean: the mask only when needed)
+                // SAFETY: as above.
+                if unsafe { e.any() } {
+                    // SAFETY: as above.
+                    flags |= u64::from(unsafe { e.nonzero_lanes() }) << 2;
+                }
+                // EF BF BE or EF BF BF (U+FFFE, U+FFFF) begins here.
+                // SAFETY: as above.
+                flags |=
+                    u64::from(unsafe { v.eq(ef).and(n1.eq(bf)).and(n2.or(one).eq(bf)).lanes() });
+                // SAFETY: as above.
+                cont = unsafe { v.continuation().high_lanes() };
+            }
+        }
+        // No character starts from `end` on.
+        let room = end - i;
+        if room < W {
+            flags |= 1 << room;
+        }
+        // SAFETY: as above.
+        let newlines = unsafe { v.eq(newline).lanes() };
+        if flags == 0 {
+            take_window(&mut run, i, newlines, cont, u32::MAX);
+            i += W;
+            head = !utf8 || !non_ascii;
+            continue;
+        }
+        i += take_to_problem::<W>(&mut run, s, i, flags, newlines, cont);
+        break;
+    }
+    if !head {
+        i = back_to_character_start(&mut run, s, i, start);
+    }
+    run.at = i;
+    run
+}
+
+/// The bytes of `v` that are ASCII with a bit in common between `low`
+/// and `high` (see [`STOP_LOW`]): nonzero there.
+///
+/// # Safety
+///
+/// The CPU features of `V`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[allow(clippy::multiple_unsafe_ops_per_block)] // vector register operations only
+#[inline(always)]
+unsafe fn stops<V: Window>(v: V, low: V, high: V) -> V {
+    // SAFETY: `V`'s features (the caller's).
+    unsafe { low.lookup(v.low_nibble()).and(high.lookup(v.high_nibble())) }
+}
+
 #[cfg(target_arch = "aarch64")]
 mod neon;
 
@@ -297,143 +423,19 @@ mod x86_text {
     #[allow(clippy::wildcard_imports)]
     use std::arch::x86_64::*;
 
-    use crate::simd::Vector;
-    use crate::simd::memory::load256;
-    use crate::simd::utf8_check::{lookups, utf8_errors};
+    use crate::simd::{Vector, Window};
 
-    use super::{STOP_HIGH_FAST, STOP_HIGH_RUN, STOP_LOW, TEXT_WINDOW as W, TextRun};
+    use super::{STOP_HIGH_FAST, STOP_LOW, TEXT_WINDOW as W, TextRun, stops};
 
-    /// Bit `j` set where byte `j` of `v` is an ASCII byte with a bit in
-    /// common between `low` and `high` (see [`STOP_LOW`]).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn stops(v: __m256i, low: __m256i, high: __m256i) -> u32 {
-        let nibble = _mm256_set1_epi8(0x0F);
-        let class = _mm256_and_si256(
-            _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble)),
-            _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
-        );
-        !mask(_mm256_cmpeq_epi8(class, _mm256_setzero_si256()))
-    }
-
-    /// Bit `j` set for each byte `j` of `v` whose high bit is set.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn mask(v: __m256i) -> u32 {
-        // The cast keeps all 32 bits.
-        #[allow(clippy::cast_sign_loss)]
-        let m = _mm256_movemask_epi8(v) as u32;
-        m
-    }
-
-    /// The windows of [`super::text_run`], counted on from `run`: from
-    /// `run.at` (a character start) while a whole window and three bytes more are left, each
-    /// window checked (stop bytes, Keiser and Lemire's UTF-8 errors three
-    /// bytes ahead, U+FFFE and U+FFFF, the `end` limit) and taken whole when
-    /// clean, a character crossing its end included; the window with
-    /// something to stop at is taken up to the start of the character
-    /// where the first problem is. Stops at the start of a character.
+    /// [`super::text_windows`] with AVX2.
     ///
     /// # Safety
     ///
     /// The CPU must support AVX2 and POPCNT; `run.at < end <= s.len()`.
     #[target_feature(enable = "avx2,popcnt")]
-    #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
-    pub(super) unsafe fn text_run_avx2(
-        s: &[u8],
-        mut run: TextRun,
-        end: usize,
-        utf8: bool,
-    ) -> TextRun {
-        let n = s.len();
-        let start = run.at;
-        let mut i = start;
-        // SAFETY: AVX2 is enabled, which the lookups need.
-        let kl = unsafe { lookups::<__m256i>() };
-        // SAFETY: as above.
-        let low = unsafe { __m256i::table(&STOP_LOW) };
-        // SAFETY: as above.
-        let high = unsafe { __m256i::table(&STOP_HIGH_RUN) };
-        {
-            let zero = _mm256_setzero_si256();
-            let newline = _mm256_set1_epi8(b'\n' as i8);
-            let c0 = _mm256_set1_epi8(0xC0u8 as i8);
-            let (ef, bf, one) = (
-                _mm256_set1_epi8(0xEFu8 as i8),
-                _mm256_set1_epi8(0xBFu8 as i8),
-                _mm256_set1_epi8(1),
-            );
-            // Flags mark where to stop: before a character starting at the
-            // bit, or the one that runs through it. UTF-8 errors, found on
-            // the byte after a character's start at the earliest, are
-            // marked a byte early. The window's first three bytes are
-            // checked from a character start (the run's, or after an ASCII
-            // window); other windows' were checked by the window before.
-            let mut head = true;
-            while i < end && i + W + 3 <= n {
-                // SAFETY: `i + 35 <= n`: the 32 bytes from `i` are in `s`;
-                // AVX is enabled.
-                let v = unsafe { load256(s, i) };
-                let high_bits = mask(v);
-                let mut flags = u64::from(stops(v, low, high));
-                let mut cont = 0;
-                if !utf8 {
-                    flags |= u64::from(high_bits);
-                } else {
-                    if head {
-                        let before = _mm256_permute2x128_si256(v, v, 0x08);
-                        let p1 = _mm256_alignr_epi8(v, before, 15);
-                        let p2 = _mm256_alignr_epi8(v, before, 14);
-                        let p3 = _mm256_alignr_epi8(v, before, 13);
-                        // SAFETY: AVX2 is enabled.
-                        let e = unsafe { utf8_errors(kl, v, p1, p2, p3) };
-                        let e = !mask(_mm256_cmpeq_epi8(e, zero)) & 0b111;
-                        flags |= u64::from((e >> 1) | (e & 1));
-                    }
-                    if high_bits != 0 {
-                        // SAFETY: `i + 35 <= n`: the 32 bytes from `i + 1`
-                        // are in `s`; AVX is enabled.
-                        let n1 = unsafe { load256(s, i + 1) };
-                        // SAFETY: and those from `i + 2`.
-                        let n2 = unsafe { load256(s, i + 2) };
-                        // SAFETY: and those from `i + 3`.
-                        let n3 = unsafe { load256(s, i + 3) };
-                        // SAFETY: AVX2 is enabled.
-                        let e = unsafe { utf8_errors(kl, n3, n2, n1, v) };
-                        // (mostly clean: the mask only when needed)
-                        if _mm256_testz_si256(e, e) == 0 {
-                            flags |= u64::from(!mask(_mm256_cmpeq_epi8(e, zero))) << 2;
-                        }
-                        // EF BF BE or EF BF BF (U+FFFE, U+FFFF) begins here.
-                        let nonchar = _mm256_and_si256(
-                            _mm256_and_si256(_mm256_cmpeq_epi8(v, ef), _mm256_cmpeq_epi8(n1, bf)),
-                            _mm256_cmpeq_epi8(_mm256_or_si256(n2, one), bf),
-                        );
-                        flags |= u64::from(mask(nonchar));
-                        cont = mask(_mm256_cmpgt_epi8(c0, v));
-                    }
-                }
-                // No character starts from `end` on.
-                let room = end - i;
-                if room < W {
-                    flags |= 1 << room;
-                }
-                let newlines = mask(_mm256_cmpeq_epi8(v, newline));
-                if flags == 0 {
-                    super::take_window(&mut run, i, newlines, cont, u32::MAX);
-                    i += W;
-                    head = !utf8 || high_bits == 0;
-                    continue;
-                }
-                i += super::take_to_problem::<W>(&mut run, s, i, flags, newlines, cont);
-                break;
-            }
-            if !head {
-                i = super::back_to_character_start(&mut run, s, i, start);
-            }
-        }
-        run.at = i;
-        run
+    pub(super) unsafe fn text_run_avx2(s: &[u8], run: TextRun, end: usize, utf8: bool) -> TextRun {
+        // SAFETY: AVX2 is enabled; the bounds are the caller's.
+        unsafe { super::text_windows::<__m256i>(s, run, end, utf8) }
     }
 
     /// [`super::plain_text_windows`] with AVX2.
@@ -452,8 +454,11 @@ mod x86_text {
             while i + W <= s.len() {
                 // SAFETY: `i + 32 <= s.len()`: the 32 bytes are in `s`;
                 // AVX is enabled.
-                let v = unsafe { load256(s, i) };
-                let other = stops(v, low, high) | mask(v);
+                let v = unsafe { __m256i::load(s, i) };
+                // SAFETY: AVX2 is enabled.
+                let stop = unsafe { stops(v, low, high) };
+                // SAFETY: as above.
+                let other = unsafe { stop.nonzero_lanes() } | unsafe { v.high_lanes() };
                 if other != 0 {
                     return i + other.trailing_zeros() as usize;
                 }

@@ -2,8 +2,11 @@
 //! feature checks (asked once), the byte-vector operations they are
 //! written with ([`Vector`], one implementation per width, as memchr's
 //! `Vector`), and Keiser and Lemire's UTF-8 check over them
-//! ([`utf8_check`]). On aarch64, NEON (part of the architecture, so never
-//! asked for) has its vector and memory helpers in [`neon`].
+//! ([`utf8_check`]), and the window a scanning loop walks ([`Window`]:
+//! loads, stores, lane masks), so that each loop is written once and
+//! expanded in every tier's `#[target_feature]` function. On aarch64,
+//! NEON (part of the architecture, so never asked for) has its vector
+//! and memory helpers in [`neon`].
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
@@ -27,7 +30,7 @@ pub(crate) mod utf8_check;
 mod vector;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub(crate) use vector::Vector;
+pub(crate) use vector::{Vector, Window};
 
 /// Whether the CPU has what the AVX-512 kernels of the decoder and the
 /// JSON escaper need (AVX-512 F, BW, VL, VBMI, VBMI2, with AVX2, BMI1,

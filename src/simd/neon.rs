@@ -7,8 +7,8 @@
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;
 
-use super::Vector;
 use super::memory::fits;
+use super::{Vector, Window};
 
 /// Vector width in bytes.
 pub(crate) const WIDTH: usize = 16;
@@ -61,6 +61,81 @@ impl Vector for uint8x16_t {
     unsafe fn saturating_sub(self, other: Self) -> Self {
         // SAFETY: NEON, which aarch64 always has.
         unsafe { vqsubq_u8(self, other) }
+    }
+}
+
+// As for `Vector`: each method needs only NEON, which aarch64 always
+// has, and the memory ones their bounds, the caller's.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
+impl Window for uint8x16_t {
+    const WIDTH: usize = WIDTH;
+    #[inline(always)]
+    unsafe fn load(s: &[u8], at: usize) -> Self {
+        // SAFETY: the bounds, the caller's.
+        unsafe { load(s, at) }
+    }
+    #[inline(always)]
+    unsafe fn store_spare(self, out: &mut Vec<u8>, at: usize) {
+        // SAFETY: the bounds, the caller's.
+        unsafe { store_spare(out, at, self) }
+    }
+    #[inline(always)]
+    unsafe fn high_lanes(self) -> u32 {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { mask(self) }
+    }
+    #[inline(always)]
+    unsafe fn lanes(self) -> u32 {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { if any(self) { mask(self) } else { 0 } }
+    }
+    #[inline(always)]
+    unsafe fn nonzero_lanes(self) -> u32 {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe {
+            if any(self) {
+                mask(vtstq_u8(self, self))
+            } else {
+                0
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { any(self) }
+    }
+    #[inline(always)]
+    unsafe fn any_high(self) -> bool {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { any_high(self) }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { vceqq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn continuation(self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe {
+            vandq_u8(
+                vcltq_u8(self, vdupq_n_u8(0xC0)),
+                vcgeq_u8(self, vdupq_n_u8(0x80)),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn previous(self) -> [Self; 3] {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe {
+            let zero = vdupq_n_u8(0);
+            [
+                vextq_u8::<15>(zero, self),
+                vextq_u8::<14>(zero, self),
+                vextq_u8::<13>(zero, self),
+            ]
+        }
     }
 }
 

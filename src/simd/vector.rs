@@ -136,3 +136,116 @@ impl Vector for __m512i {
         unsafe { _mm512_subs_epu8(self, other) }
     }
 }
+
+/// A vector the scanning loops walk a window at a time, one loop for
+/// every tier (the text scan, the JSON escape walk): its loads and
+/// stores, and lane masks of at most 32 lanes (bit `j` for lane `j`).
+/// Every method is `unsafe` for the width's CPU features (AVX2 for
+/// `__m256i`; none for NEON's `uint8x16_t`, in `simd::neon`), and the
+/// memory ones for their bounds too.
+pub(crate) trait Window: Vector {
+    /// Lanes, and bytes a window.
+    const WIDTH: usize;
+    /// The `WIDTH` bytes of `s` from `at`.
+    ///
+    /// # Safety
+    ///
+    /// `at + WIDTH <= s.len()`, and the width's CPU features.
+    unsafe fn load(s: &[u8], at: usize) -> Self;
+    /// Stores `self` at bytes `at..at + WIDTH` of `out`'s buffer, which
+    /// may be past its length (in its spare capacity).
+    ///
+    /// # Safety
+    ///
+    /// `at + WIDTH <= out.capacity()`, and the width's CPU features.
+    unsafe fn store_spare(self, out: &mut Vec<u8>, at: usize);
+    /// The lanes whose byte has its high bit set (x86's `movemask`).
+    unsafe fn high_lanes(self) -> u32;
+    /// The set lanes of a comparison's result (each lane all ones or
+    /// zero); NEON, where a mask costs several instructions, tests for
+    /// none first.
+    unsafe fn lanes(self) -> u32;
+    /// The lanes whose byte is nonzero; NEON tests for none first.
+    unsafe fn nonzero_lanes(self) -> u32;
+    /// Whether some byte is nonzero.
+    unsafe fn any(self) -> bool;
+    /// Whether some byte has its high bit set.
+    unsafe fn any_high(self) -> bool;
+    /// All ones in each lane where the bytes are equal.
+    unsafe fn eq(self, other: Self) -> Self;
+    /// All ones in each lane that holds a UTF-8 continuation byte
+    /// (0x80..=0xBF).
+    unsafe fn continuation(self) -> Self;
+    /// The bytes one, two and three lanes before each lane, zeros
+    /// before the window.
+    unsafe fn previous(self) -> [Self; 3];
+}
+
+// As for `Vector`: each method needs only AVX2, which the trait's
+// contract leaves to the caller, and the memory ones their bounds.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::multiple_unsafe_ops_per_block)]
+impl Window for __m256i {
+    const WIDTH: usize = 32;
+    #[inline(always)]
+    unsafe fn load(s: &[u8], at: usize) -> Self {
+        // SAFETY: the bounds and AVX, the caller's.
+        unsafe { super::memory::load256(s, at) }
+    }
+    #[inline(always)]
+    unsafe fn store_spare(self, out: &mut Vec<u8>, at: usize) {
+        // SAFETY: the bounds and AVX, the caller's.
+        unsafe { super::memory::store256_spare(out, at, self) }
+    }
+    #[inline(always)]
+    #[allow(clippy::cast_sign_loss)] // 32 lanes: the cast keeps every bit
+    unsafe fn high_lanes(self) -> u32 {
+        // SAFETY: AVX2, which the caller enables.
+        unsafe { _mm256_movemask_epi8(self) as u32 }
+    }
+    #[inline(always)]
+    unsafe fn lanes(self) -> u32 {
+        // SAFETY: AVX2, which the caller enables.
+        unsafe { self.high_lanes() }
+    }
+    #[inline(always)]
+    unsafe fn nonzero_lanes(self) -> u32 {
+        // SAFETY: AVX2, which the caller enables.
+        unsafe { !_mm256_cmpeq_epi8(self, _mm256_setzero_si256()).high_lanes() }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: AVX, which the caller enables.
+        unsafe { _mm256_testz_si256(self, self) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn any_high(self) -> bool {
+        // SAFETY: AVX2, which the caller enables.
+        unsafe { self.high_lanes() != 0 }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, other: Self) -> Self {
+        // SAFETY: AVX2, which the caller enables.
+        unsafe { _mm256_cmpeq_epi8(self, other) }
+    }
+    #[inline(always)]
+    #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
+    unsafe fn continuation(self) -> Self {
+        // As `i8`, 0x80..=0xBF are the bytes below 0xC0.
+        // SAFETY: AVX2, which the caller enables.
+        unsafe { _mm256_cmpgt_epi8(_mm256_set1_epi8(0xC0u8 as i8), self) }
+    }
+    #[inline(always)]
+    unsafe fn previous(self) -> [Self; 3] {
+        // SAFETY: AVX2, which the caller enables.
+        unsafe {
+            // The low lane zeroed, below the window's own low lane.
+            let before = _mm256_permute2x128_si256(self, self, 0x08);
+            [
+                _mm256_alignr_epi8(self, before, 15),
+                _mm256_alignr_epi8(self, before, 14),
+                _mm256_alignr_epi8(self, before, 13),
+            ]
+        }
+    }
+}

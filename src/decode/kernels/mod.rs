@@ -29,6 +29,18 @@ pub(super) const STEP: usize = 16;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 static COMPRESS: [[u8; 8]; 256] = compress_table();
 
+/// For every 8-bit mask of bytes to drop, how many of the 8 are kept.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+static KEPT: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        table[mask] = 8 - (mask as u8).count_ones() as u8;
+        mask += 1;
+    }
+    table
+};
+
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const fn compress_table() -> [[u8; 8]; 256] {
     let mut table = [[0x80u8; 8]; 256];
@@ -108,6 +120,215 @@ fn block_take(
     } else {
         (bad.trailing_zeros() as usize, true)
     }
+}
+
+/// A 16-byte block of the SSSE3 and NEON kernels of [`utf8_run`]: the
+/// byte classes and the packing each instruction set does its own way,
+/// for the loop both share ([`utf8_blocks`]). Every method is `unsafe`
+/// for the CPU features (SSSE3 for `__m128i`, which the calling kernel
+/// enables; none for NEON's `uint8x16_t`), and the memory ones for
+/// their bounds too.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+trait Block: Copy {
+    /// The 16 bytes of `s` from `at`.
+    ///
+    /// # Safety
+    ///
+    /// `at + 16 <= s.len()`, and the CPU features.
+    unsafe fn load(s: &[u8], at: usize) -> Self;
+    /// Stores the block at `d[at..at + 16]`.
+    ///
+    /// # Safety
+    ///
+    /// `at + 16 <= d.len()`, and the CPU features.
+    unsafe fn store(self, d: &mut [u8], at: usize);
+    /// Stores the lanes of each half not in its `drop` mask (bit `j`
+    /// for the half's lane `j`; [`COMPRESS`] rows) packed: the low
+    /// half's at `d[at..]`, the high half's `kept_lo` bytes on (8 bytes
+    /// each).
+    ///
+    /// # Safety
+    ///
+    /// `kept_lo <= 8`, `at + 16 <= d.len()`, and the CPU features.
+    unsafe fn store_kept(self, d: &mut [u8], at: usize, drop: [usize; 2], kept_lo: usize);
+    /// Whether some byte has its high bit set.
+    unsafe fn any_high(self) -> bool;
+    /// The lanes whose byte has its high bit set.
+    unsafe fn high_lanes(self) -> u32;
+    /// Each lane's next byte (zero after the last).
+    unsafe fn next(self) -> Self;
+    /// All ones in the lanes of a continuation byte (0x80..=0xBF).
+    unsafe fn continuation(self) -> Self;
+    /// All ones in the lanes of a two-byte lead (0xC2..=0xDF).
+    unsafe fn lead2(self) -> Self;
+    /// All ones in the lanes of a three-byte lead (0xE0..=0xEF).
+    unsafe fn lead3(self) -> Self;
+    /// All ones in the lanes of a four-byte lead (0xF0..=0xF4).
+    unsafe fn lead4(self) -> Self;
+    /// All ones in the lanes of a lead whose second byte (`next`) is out
+    /// of range: overlong (E0 80..9F, F0 80..8F), surrogate (ED A0..BF),
+    /// above U+10FFFF (F4 90..BF). Only continuation second bytes matter:
+    /// the others fail anyway.
+    unsafe fn out_of_range(self, next: Self) -> Self;
+    unsafe fn or(self, other: Self) -> Self;
+    /// `yes` in the lanes where `self` is all ones, `no` elsewhere.
+    unsafe fn select(self, yes: Self, no: Self) -> Self;
+    /// Each lead lane's byte on ISO-8859-1: for C2/C3 its code point,
+    /// from the lead's low two bits and the next byte's low six; `?` for
+    /// every other character.
+    unsafe fn latin1_values(self, next: Self) -> Self;
+    /// `?` in every lane.
+    unsafe fn question() -> Self;
+}
+
+/// The loop of the SSSE3 and NEON kernels of [`utf8_run`], written once
+/// and expanded in each kernel's `#[target_feature]` function; `latin1`
+/// selects the ISO-8859-1 target (C2/C3 pairs keep their code point),
+/// otherwise every multi-byte character becomes `?`.
+///
+/// # Safety
+///
+/// The CPU features of `B`; `dst.len() >= src.len()`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+// Blocks of vector register operations, whose one requirement is the
+// features of the vector type (the caller's): one safety argument each.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
+#[inline(always)]
+unsafe fn utf8_blocks<B: Block>(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
+    let (mut i, mut o) = (0usize, 0usize);
+    // Every block operation below needs only `B`'s features (the
+    // caller's); each memory access's bounds are said at it.
+    'blocks: while src.len() - i >= STEP {
+        // SAFETY: `i + 16 <= src.len()`.
+        let mut v = unsafe { B::load(src, i) };
+        // ASCII blocks in a loop of their own: kept apart from the
+        // joins of the paths below, it stays as tight as it can be.
+        // SAFETY: `B`'s features.
+        while !unsafe { v.any_high() } {
+            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 16`.
+            unsafe { v.store(dst, o) };
+            i += STEP;
+            o += STEP;
+            if src.len() - i < STEP {
+                break 'blocks;
+            }
+            // SAFETY: `i + 16 <= src.len()`.
+            v = unsafe { B::load(src, i) };
+        }
+        // SAFETY: `B`'s features.
+        let (high, next, cont, lead2) = unsafe {
+            (
+                v.high_lanes(),
+                v.next(),
+                v.continuation().high_lanes(),
+                v.lead2(),
+            )
+        };
+        // SAFETY: as above.
+        let lead2_m = unsafe { lead2.high_lanes() };
+        let ok2 = lead2_m & (cont >> 1);
+        // A character is its lead plus all its continuation bytes. One
+        // whose lead is too near the block's end to hold them is cut:
+        // it is left for the next block. Every other non-ASCII lane
+        // that is not part of a character is bad: the scalar decoder
+        // takes over there. Blocks of ASCII and two-byte characters
+        // (Latin, Greek, Cyrillic...) need no more than the first test.
+        let cut2 = lead2_m & (1 << (STEP - 1));
+        let bad2 = high & !(ok2 | (cont & (ok2 << 1)) | cut2);
+        // Separate branches rather than a computed width: the next
+        // load then waits on a prediction, not on this block's masks.
+        if bad2 == 0 {
+            // SAFETY: `B`'s features; `o <= i` and `dst.len() >=
+            // src.len() >= i + 16`.
+            unsafe {
+                if cut2 == 0 {
+                    emit(v, next, lead2, cont, STEP, latin1, dst, (&mut i, &mut o));
+                } else {
+                    emit(
+                        v,
+                        next,
+                        lead2,
+                        cont,
+                        STEP - 1,
+                        latin1,
+                        dst,
+                        (&mut i, &mut o),
+                    );
+                }
+            }
+            continue;
+        }
+        // SAFETY: `B`'s features.
+        let (lead, take, bad) = unsafe {
+            let (lead3, lead4) = (v.lead3(), v.lead4());
+            let (take, bad) = block_take(
+                high,
+                cont,
+                [lead2_m, lead3.high_lanes(), lead4.high_lanes()],
+                v.out_of_range(next).high_lanes(),
+            );
+            (lead2.or(lead3.or(lead4)), take, bad)
+        };
+        if take == 0 {
+            break;
+        }
+        // SAFETY: as above.
+        unsafe { emit(v, next, lead, cont, take, latin1, dst, (&mut i, &mut o)) };
+        // Stop at a bad lane; a cut character just starts the next block.
+        // (Here the width is computed, not branched on: in text of
+        // three- and four-byte characters it is too irregular to
+        // predict.)
+        if bad {
+            break;
+        }
+    }
+    (i, o)
+}
+
+/// Writes block `v` (at `src[i..]`) up to lane `take` at `dst[o..]`:
+/// ASCII lanes as they are, each lead lane (`lead`) as one byte,
+/// continuation lanes (`cont`) dropped; `i` and `o` move past what was
+/// read and written.
+///
+/// # Safety
+///
+/// The CPU features of `B`; `*o + 16 <= dst.len()`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+// Blocks of vector register operations, whose one requirement is the
+// features of the vector type (the caller's): one safety argument each.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn emit<B: Block>(
+    v: B,
+    next: B,
+    lead: B,
+    cont: u32,
+    take: usize,
+    latin1: bool,
+    dst: &mut [u8],
+    (i, o): (&mut usize, &mut usize),
+) {
+    // SAFETY: `B`'s features (the caller's).
+    let out = unsafe {
+        let value = if latin1 {
+            v.latin1_values(next)
+        } else {
+            B::question()
+        };
+        lead.select(value, v)
+    };
+    // Drop continuation lanes and lanes from `take` on.
+    let drop = (cont | (0xFFFF_u32 << take)) & 0xFFFF;
+    let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8) as usize);
+    // (A table rather than `count_ones`: without POPCNT the compiler
+    // counts both halves at once in vector registers, at a higher cost.)
+    let (kept_lo, kept_hi) = (usize::from(KEPT[drop_lo]), usize::from(KEPT[drop_hi]));
+    // SAFETY: `kept_lo <= 8`; `o + 16 <= dst.len()` and `B`'s features
+    // (the caller's).
+    unsafe { out.store_kept(dst, *o, [drop_lo, drop_hi], kept_lo) };
+    *i += take;
+    *o += kept_lo + kept_hi;
 }
 
 const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;

@@ -1,6 +1,8 @@
 //! The aarch64 tiers of [`utf8_run`](super::utf8_run) and
-//! [`single_byte_run`](super::single_byte_run): NEON, 16 bytes a step,
-//! the x86 kernels' methods with NEON's table lookups for their shuffles.
+//! [`single_byte_run`](super::single_byte_run): NEON, 16 bytes a step.
+//! `utf8_run` is the loop the SSSE3 kernel shares (`utf8_blocks`), with
+//! NEON's byte classes and table lookups for its shuffles;
+//! `single_byte_run` packs as the x86 Latin-1 kernel does.
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;
@@ -11,9 +13,137 @@ use crate::simd::neon::{
 
 use super::{COMPRESS, EXPAND, STEP, TwoByteTable};
 
-/// The NEON kernel of [`super::utf8_run`]; `latin1` selects the
-/// ISO-8859-1 target (C2/C3 pairs keep their code point), otherwise
-/// every multi-byte character becomes `?`.
+/// Whether each byte of `v` is in `lo..=hi`.
+#[inline]
+#[target_feature(enable = "neon")]
+fn within(v: uint8x16_t, lo: u8, hi: u8) -> uint8x16_t {
+    vcleq_u8(vsubq_u8(v, vdupq_n_u8(lo)), vdupq_n_u8(hi - lo))
+}
+
+// Each method needs only NEON, which aarch64 always has, and the memory
+// ones their bounds, the caller's: one safety argument for the whole
+// block.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
+impl super::Block for uint8x16_t {
+    #[inline(always)]
+    unsafe fn load(s: &[u8], at: usize) -> Self {
+        // SAFETY: the bounds, the caller's.
+        unsafe { load(s, at) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, d: &mut [u8], at: usize) {
+        // SAFETY: the bounds, the caller's.
+        unsafe { store(d, at, self) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_kept(
+        self,
+        d: &mut [u8],
+        at: usize,
+        [drop_lo, drop_hi]: [usize; 2],
+        kept_lo: usize,
+    ) {
+        // SAFETY: NEON, which aarch64 always has.
+        let (lo, hi) = unsafe {
+            (
+                vtbl1_u8(vget_low_u8(self), load_half_array(&COMPRESS[drop_lo])),
+                vtbl1_u8(vget_high_u8(self), load_half_array(&COMPRESS[drop_hi])),
+            )
+        };
+        // SAFETY: `kept_lo <= 8`: the 8-byte stores end at most at `at +
+        // 16 <= d.len()` (the caller's); NEON.
+        unsafe {
+            store_half(d, at, lo);
+            store_half(d, at + kept_lo, hi);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn any_high(self) -> bool {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { any_high(self) }
+    }
+    #[inline(always)]
+    unsafe fn high_lanes(self) -> u32 {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { mask(self) }
+    }
+    #[inline(always)]
+    unsafe fn next(self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { vextq_u8::<1>(self, vdupq_n_u8(0)) }
+    }
+    #[inline(always)]
+    unsafe fn continuation(self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { within(self, 0x80, 0xBF) }
+    }
+    #[inline(always)]
+    unsafe fn lead2(self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { within(self, 0xC2, 0xDF) }
+    }
+    #[inline(always)]
+    unsafe fn lead3(self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { within(self, 0xE0, 0xEF) }
+    }
+    #[inline(always)]
+    unsafe fn lead4(self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { within(self, 0xF0, 0xF4) }
+    }
+    #[inline(always)]
+    unsafe fn out_of_range(self, next: Self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe {
+            let is = |b: u8| vceqq_u8(self, vdupq_n_u8(b));
+            let below = |b: u8| vcltq_u8(next, vdupq_n_u8(b));
+            let above = |b: u8| vcgtq_u8(next, vdupq_n_u8(b));
+            vorrq_u8(
+                vorrq_u8(
+                    vandq_u8(is(0xE0), below(0xA0)),
+                    vandq_u8(is(0xED), above(0x9F)),
+                ),
+                vorrq_u8(
+                    vandq_u8(is(0xF0), below(0x90)),
+                    vandq_u8(is(0xF4), above(0x8F)),
+                ),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { vorrq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn select(self, yes: Self, no: Self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { vbslq_u8(self, yes, no) }
+    }
+    #[inline(always)]
+    unsafe fn latin1_values(self, next: Self) -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe {
+            let code = vorrq_u8(
+                vshlq_n_u8::<6>(vandq_u8(self, vdupq_n_u8(0x03))),
+                vandq_u8(next, vdupq_n_u8(0x3F)),
+            );
+            vbslq_u8(within(self, 0xC2, 0xC3), code, vdupq_n_u8(b'?'))
+        }
+    }
+    #[inline(always)]
+    unsafe fn question() -> Self {
+        // SAFETY: NEON, which aarch64 always has.
+        unsafe { vdupq_n_u8(b'?') }
+    }
+}
+
+/// The NEON kernel of [`super::utf8_run`]: [`super::utf8_blocks`] on
+/// NEON registers.
 ///
 /// # Panics
 ///
@@ -21,108 +151,9 @@ use super::{COMPRESS, EXPAND, STEP, TwoByteTable};
 #[target_feature(enable = "neon")]
 pub(super) fn utf8_run_neon(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
     assert!(dst.len() >= src.len());
-    let (mut i, mut o) = (0usize, 0usize);
-    let splat = vdupq_n_u8;
-    // Whether each byte is in `lo..=hi`.
-    let within = |v: uint8x16_t, lo: u8, hi: u8| vcleq_u8(vsubq_u8(v, splat(lo)), splat(hi - lo));
-    let (low2, low6, question) = (splat(0x03), splat(0x3F), splat(b'?'));
-    // Writes the block up to lane `$take`: ASCII lanes as they are,
-    // each lead lane as one byte, continuation lanes dropped.
-    macro_rules! emit {
-        ($v:expr, $next:expr, $lead:expr, $cont:expr, $take:expr) => {{
-            let (v, next, lead, cont, take): (uint8x16_t, uint8x16_t, uint8x16_t, u32, usize) =
-                ($v, $next, $lead, $cont, $take);
-            // Each lead lane becomes one byte: for C2/C3 on ISO-8859-1 its
-            // code point, from the lead's low two bits and the next byte's
-            // low six; `?` for every other character.
-            let value = if latin1 {
-                let code = vorrq_u8(vshlq_n_u8::<6>(vandq_u8(v, low2)), vandq_u8(next, low6));
-                vbslq_u8(within(v, 0xC2, 0xC3), code, question)
-            } else {
-                question
-            };
-            let out = vbslq_u8(lead, value, v);
-            // Drop continuation lanes and lanes from `take` on.
-            let drop = (cont | (0xFFFF_u32 << take)) & 0xFFFF;
-            let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8) as usize);
-            let kept_lo = 8 - drop_lo.count_ones() as usize;
-            let kept_hi = 8 - drop_hi.count_ones() as usize;
-            let lo = vtbl1_u8(vget_low_u8(out), load_half_array(&COMPRESS[drop_lo]));
-            let hi = vtbl1_u8(vget_high_u8(out), load_half_array(&COMPRESS[drop_hi]));
-            // SAFETY: `o <= i` and `kept_lo <= 8`: the 8-byte stores end
-            // at most at `o + 16 <= i + 16 <= src.len() <= dst.len()`.
-            unsafe { store_half(dst, o, lo) };
-            // SAFETY: as above.
-            unsafe { store_half(dst, o + kept_lo, hi) };
-            i += take;
-            o += kept_lo + kept_hi;
-        }};
-    }
-    while src.len() - i >= STEP {
-        // SAFETY: `i + 16 <= src.len()`.
-        let v = unsafe { load(src, i) };
-        if !any_high(v) {
-            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 16`.
-            unsafe { store(dst, o, v) };
-            i += STEP;
-            o += STEP;
-            continue;
-        }
-        let high = mask(v);
-        let next = vextq_u8::<1>(v, splat(0));
-        let cont_v = within(v, 0x80, 0xBF);
-        let cont = mask(cont_v);
-        let lead2 = within(v, 0xC2, 0xDF);
-        let lead2_m = mask(lead2);
-        let ok2 = lead2_m & (cont >> 1);
-        // As in the SSSE3 kernel: a character whose lead is too near the
-        // block's end is left for the next block; any other non-ASCII
-        // lane outside a character is bad, and the scalar decoder takes
-        // over there. Blocks of ASCII and two-byte characters need no
-        // more than this first test.
-        let cut2 = lead2_m & (1 << (STEP - 1));
-        let bad2 = high & !(ok2 | (cont & (ok2 << 1)) | cut2);
-        if bad2 == 0 {
-            if cut2 == 0 {
-                emit!(v, next, lead2, cont, STEP);
-            } else {
-                emit!(v, next, lead2, cont, STEP - 1);
-            }
-            continue;
-        }
-        let (lead, bad, take) = {
-            let lead3 = within(v, 0xE0, 0xEF);
-            let lead4 = within(v, 0xF0, 0xF4);
-            let (lead3_m, lead4_m) = (mask(lead3), mask(lead4));
-            // Leads whose second byte is out of range: overlong (E0
-            // 80..9F, F0 80..8F), surrogate (ED A0..BF), above U+10FFFF
-            // (F4 90..BF). Only continuation second bytes matter: the
-            // others fail anyway.
-            let is = |b: u8| vceqq_u8(v, splat(b));
-            let out_of_range = mask(vorrq_u8(
-                vorrq_u8(
-                    vandq_u8(is(0xE0), vcltq_u8(next, splat(0xA0))),
-                    vandq_u8(is(0xED), vcgtq_u8(next, splat(0x9F))),
-                ),
-                vorrq_u8(
-                    vandq_u8(is(0xF0), vcltq_u8(next, splat(0x90))),
-                    vandq_u8(is(0xF4), vcgtq_u8(next, splat(0x8F))),
-                ),
-            ));
-            let (take, bad) =
-                super::block_take(high, cont, [lead2_m, lead3_m, lead4_m], out_of_range);
-            (vorrq_u8(lead2, vorrq_u8(lead3, lead4)), bad, take)
-        };
-        if take == 0 {
-            break;
-        }
-        emit!(v, next, lead, cont, take);
-        // Stop at a bad lane; a cut character just starts the next block.
-        if bad {
-            break;
-        }
-    }
-    (i, o)
+    // SAFETY: NEON, which aarch64 always has; `dst.len() >= src.len()`
+    // (asserted above).
+    unsafe { super::utf8_blocks::<uint8x16_t>(src, dst, latin1) }
 }
 
 /// The 64 bytes of `t` from `at`, as a four-register lookup table.

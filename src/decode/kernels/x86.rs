@@ -10,7 +10,7 @@ use crate::simd::memory::{
 };
 use crate::simd::utf8_check::{UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH};
 
-use super::{COMPRESS, EXPAND, STEP, TwoByteTable};
+use super::{COMPRESS, EXPAND, TwoByteTable};
 
 /// Bit `j` set for each byte `j` of `v` whose high bit is set.
 #[inline]
@@ -22,138 +22,161 @@ fn mask_of(v: __m128i) -> u32 {
     m
 }
 
-/// The SSSE3 kernel of [`super::utf8_run`]; `latin1` selects the
-/// ISO-8859-1 target (C2/C3 pairs keep their code point), otherwise
-/// every multi-byte character becomes `?`.
+/// `b` in every byte.
+#[inline]
+#[target_feature(enable = "sse2")]
+#[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
+fn splat(b: u8) -> __m128i {
+    _mm_set1_epi8(b as i8)
+}
+
+// The byte classes by signed comparison: as `i8`, 0x80..=0xBF are
+// -128..=-65, 0xC2..=0xDF are -62..=-33, 0xE0..=0xEF are -32..=-17 and
+// 0xF0..=0xF4 are -16..=-12. Each method needs SSSE3 at the most, which
+// the trait's contract leaves to the caller, and the memory ones their
+// bounds: one safety argument for the whole block.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
+impl super::Block for __m128i {
+    #[inline(always)]
+    unsafe fn load(s: &[u8], at: usize) -> Self {
+        // SAFETY: the bounds, the caller's; unaligned loads are allowed.
+        unsafe { load128(s, at) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, d: &mut [u8], at: usize) {
+        // SAFETY: the bounds, the caller's.
+        unsafe { store128(d, at, self) }
+    }
+    #[inline(always)]
+    unsafe fn store_kept(
+        self,
+        d: &mut [u8],
+        at: usize,
+        [drop_lo, drop_hi]: [usize; 2],
+        kept_lo: usize,
+    ) {
+        // SAFETY: SSSE3, the caller's.
+        let (lo, hi) = unsafe {
+            (
+                _mm_shuffle_epi8(self, load64(&COMPRESS[drop_lo])),
+                _mm_shuffle_epi8(_mm_srli_si128(self, 8), load64(&COMPRESS[drop_hi])),
+            )
+        };
+        // SAFETY: `kept_lo <= 8`: the 8-byte stores end at most at `at +
+        // 16 <= d.len()` (the caller's); SSSE3.
+        unsafe {
+            store64(d, at, lo);
+            store64(d, at + kept_lo, hi);
+        }
+    }
+    #[inline(always)]
+    unsafe fn any_high(self) -> bool {
+        // SAFETY: SSE2, the caller's.
+        unsafe { mask_of(self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn high_lanes(self) -> u32 {
+        // SAFETY: SSE2, the caller's.
+        unsafe { mask_of(self) }
+    }
+    #[inline(always)]
+    unsafe fn next(self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe { _mm_srli_si128(self, 1) }
+    }
+    #[inline(always)]
+    unsafe fn continuation(self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe { _mm_cmplt_epi8(self, splat(0xC0)) }
+    }
+    #[inline(always)]
+    unsafe fn lead2(self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(self, splat(0xC1)),
+                _mm_cmplt_epi8(self, splat(0xE0)),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn lead3(self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(self, splat(0xDF)),
+                _mm_cmplt_epi8(self, splat(0xF0)),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn lead4(self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(self, splat(0xEF)),
+                _mm_cmplt_epi8(self, splat(0xF5)),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn out_of_range(self, next: Self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        let is = |b: u8| unsafe { _mm_cmpeq_epi8(self, splat(b)) };
+        // SAFETY: as above.
+        unsafe {
+            _mm_or_si128(
+                _mm_or_si128(
+                    _mm_and_si128(is(0xE0), _mm_cmplt_epi8(next, splat(0xA0))),
+                    _mm_and_si128(is(0xED), _mm_cmpgt_epi8(next, splat(0x9F))),
+                ),
+                _mm_or_si128(
+                    _mm_and_si128(is(0xF0), _mm_cmplt_epi8(next, splat(0x90))),
+                    _mm_and_si128(is(0xF4), _mm_cmpgt_epi8(next, splat(0x8F))),
+                ),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe { _mm_or_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn select(self, yes: Self, no: Self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe { _mm_or_si128(_mm_and_si128(self, yes), _mm_andnot_si128(self, no)) }
+    }
+    #[inline(always)]
+    unsafe fn latin1_values(self, next: Self) -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe {
+            let top = _mm_slli_epi16(_mm_and_si128(self, splat(0x03)), 6);
+            let code = _mm_or_si128(top, _mm_and_si128(next, splat(0x3F)));
+            let fits = _mm_or_si128(
+                _mm_cmpeq_epi8(self, splat(0xC2)),
+                _mm_cmpeq_epi8(self, splat(0xC3)),
+            );
+            fits.select(code, splat(b'?'))
+        }
+    }
+    #[inline(always)]
+    unsafe fn question() -> Self {
+        // SAFETY: SSE2, the caller's.
+        unsafe { splat(b'?') }
+    }
+}
+
+/// The SSSE3 kernel of [`super::utf8_run`]: [`super::utf8_blocks`] on
+/// SSE registers.
 ///
 /// # Safety
 ///
 /// The CPU must support SSSE3, and `dst.len() >= src.len()`.
 #[target_feature(enable = "ssse3")]
-#[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
 pub(super) unsafe fn utf8_run_ssse3(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
-    let (mut i, mut o) = (0usize, 0usize);
-    let splat = |byte: u8| _mm_set1_epi8(byte as i8);
-    // Byte classes by signed comparison: as `i8`, 0x80..=0xBF are
-    // -128..=-65, 0xC2..=0xDF are -62..=-33, 0xE0..=0xEF are -32..=-17
-    // and 0xF0..=0xF4 are -16..=-12.
-    let (below_c0, above_c1, below_e0) = (splat(0xC0), splat(0xC1), splat(0xE0));
-    let (above_df, below_f0, above_ef, below_f5) =
-        (splat(0xDF), splat(0xF0), splat(0xEF), splat(0xF5));
-    let (c2, c3, e0, ed, f0, f4) = (
-        splat(0xC2),
-        splat(0xC3),
-        splat(0xE0),
-        splat(0xED),
-        splat(0xF0),
-        splat(0xF4),
-    );
-    let (a0, above_9f, ninety, above_8f) = (splat(0xA0), splat(0x9F), splat(0x90), splat(0x8F));
-    let (low2, low6, question) = (splat(0x03), splat(0x3F), splat(b'?'));
-    // Writes the block up to lane `$take`: ASCII lanes as they are,
-    // each lead lane as one byte, continuation lanes dropped.
-    macro_rules! emit {
-        ($v:expr, $next:expr, $lead:expr, $cont:expr, $take:expr) => {{
-            let (v, next, lead, cont, take) = ($v, $next, $lead, $cont, $take);
-            // Each lead lane becomes one byte: for C2/C3 on ISO-8859-1 its
-            // code point, from the lead's low two bits and the next byte's
-            // low six; `?` for every other character.
-            let value = if latin1 {
-                let top = _mm_slli_epi16(_mm_and_si128(v, low2), 6);
-                let code = _mm_or_si128(top, _mm_and_si128(next, low6));
-                let fits = _mm_or_si128(_mm_cmpeq_epi8(v, c2), _mm_cmpeq_epi8(v, c3));
-                _mm_or_si128(_mm_and_si128(fits, code), _mm_andnot_si128(fits, question))
-            } else {
-                question
-            };
-            let out = _mm_or_si128(_mm_and_si128(lead, value), _mm_andnot_si128(lead, v));
-            // Drop continuation lanes and lanes from `take` on.
-            let drop = (cont | (0xFFFF_u32 << take)) & 0xFFFF;
-            let (drop_lo, drop_hi) = ((drop & 0xFF) as usize, (drop >> 8) as usize);
-            let kept_lo = 8 - drop_lo.count_ones() as usize;
-            let kept_hi = 8 - drop_hi.count_ones() as usize;
-            let lo = _mm_shuffle_epi8(out, load64(&COMPRESS[drop_lo]));
-            let hi = _mm_shuffle_epi8(_mm_srli_si128(out, 8), load64(&COMPRESS[drop_hi]));
-            // SAFETY: `o <= i` and `kept_lo <= 8`: the 8-byte stores end
-            // at most at `o + 16 <= i + 16 <= src.len() <= dst.len()`.
-            unsafe { store64(dst, o, lo) };
-            // SAFETY: as above.
-            unsafe { store64(dst, o + kept_lo, hi) };
-            i += take;
-            o += kept_lo + kept_hi;
-        }};
-    }
-    while src.len() - i >= STEP {
-        // SAFETY: `i + 16 <= src.len()`, so the 16 bytes read are in
-        // `src`; unaligned loads are allowed.
-        let v = unsafe { load128(src, i) };
-        let high = mask_of(v);
-        if high == 0 {
-            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 16`,
-            // so the 16 bytes written are in `dst`.
-            unsafe { store128(dst, o, v) };
-            i += STEP;
-            o += STEP;
-            continue;
-        }
-        let next = _mm_srli_si128(v, 1);
-        let cont = mask_of(_mm_cmplt_epi8(v, below_c0));
-        let lead2 = _mm_and_si128(_mm_cmpgt_epi8(v, above_c1), _mm_cmplt_epi8(v, below_e0));
-        let lead2_m = mask_of(lead2);
-        let ok2 = lead2_m & (cont >> 1);
-        // A character is its lead plus all its continuation bytes. One
-        // whose lead is too near the block's end to hold them is cut:
-        // it is left for the next block. Every other non-ASCII lane
-        // that is not part of a character is bad: the scalar decoder
-        // takes over there. Blocks of ASCII and two-byte characters
-        // (Latin, Greek, Cyrillic...) need no more than the first test.
-        let cut2 = lead2_m & (1 << (STEP - 1));
-        let bad2 = high & !(ok2 | (cont & (ok2 << 1)) | cut2);
-        // Separate branches rather than a computed width: the next
-        // load then waits on a prediction, not on this block's masks.
-        if bad2 == 0 {
-            if cut2 == 0 {
-                emit!(v, next, lead2, cont, STEP);
-            } else {
-                emit!(v, next, lead2, cont, STEP - 1);
-            }
-            continue;
-        }
-        let (lead, bad, take) = {
-            let lead3 = _mm_and_si128(_mm_cmpgt_epi8(v, above_df), _mm_cmplt_epi8(v, below_f0));
-            let lead4 = _mm_and_si128(_mm_cmpgt_epi8(v, above_ef), _mm_cmplt_epi8(v, below_f5));
-            let (lead3_m, lead4_m) = (mask_of(lead3), mask_of(lead4));
-            // Leads whose second byte is out of range: overlong (E0
-            // 80..9F, F0 80..8F), surrogate (ED A0..BF), above U+10FFFF
-            // (F4 90..BF). Only continuation second bytes matter: the
-            // others fail anyway.
-            let out_of_range = mask_of(_mm_or_si128(
-                _mm_or_si128(
-                    _mm_and_si128(_mm_cmpeq_epi8(v, e0), _mm_cmplt_epi8(next, a0)),
-                    _mm_and_si128(_mm_cmpeq_epi8(v, ed), _mm_cmpgt_epi8(next, above_9f)),
-                ),
-                _mm_or_si128(
-                    _mm_and_si128(_mm_cmpeq_epi8(v, f0), _mm_cmplt_epi8(next, ninety)),
-                    _mm_and_si128(_mm_cmpeq_epi8(v, f4), _mm_cmpgt_epi8(next, above_8f)),
-                ),
-            ));
-            let (take, bad) =
-                super::block_take(high, cont, [lead2_m, lead3_m, lead4_m], out_of_range);
-            (_mm_or_si128(lead2, _mm_or_si128(lead3, lead4)), bad, take)
-        };
-        if take == 0 {
-            break;
-        }
-        emit!(v, next, lead, cont, take);
-        // Stop at a bad lane; a cut character just starts the next block.
-        // (Here the width is computed, not branched on: in text of
-        // three- and four-byte characters it is too irregular to
-        // predict.)
-        if bad {
-            break;
-        }
-    }
-    (i, o)
+    // SAFETY: SSSE3 is enabled; the bounds are the caller's.
+    unsafe { super::utf8_blocks::<__m128i>(src, dst, latin1) }
 }
 
 /// Lane numbers 0..=63, for byte permutes.

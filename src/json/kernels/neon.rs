@@ -1,18 +1,16 @@
 //! The NEON kernel of [`json_escape_run`](super::json_escape_run): the
-//! AVX2 loop (`x86_256::json_escape_avx2`) over 16-byte windows. Clean
-//! windows (no byte to escape under the flags: nibble lookups of the
-//! flags' tables) are stored whole; with `JSON_UNESCAPED_UNICODE`
-//! non-ASCII windows are checked with Keiser and Lemire's lookups and
-//! copied when well-formed; every other byte to escape is written one
-//! at a time ([`escape_at`]).
+//! AVX2 loop's method over 16-byte windows. Clean windows (no byte to
+//! escape under the flags: nibble lookups of the flags' tables) are
+//! stored whole; the others go through the frames the AVX2 loop uses
+//! too (`window_escapes`, `walk_escapes_at`).
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;
 
 use crate::simd::neon::{WIDTH as W, any, any_high, load, load_array, mask, store_spare};
-use crate::simd::utf8_check::{lookups, utf8_errors};
+use crate::simd::utf8_check::lookups;
 
-use super::{JsonKernel, escape_at};
+use super::JsonKernel;
 
 /// A window with this many bytes from 0x80 up (text written as
 /// `\uXXXX`, no four-byte characters) ends the kernel: the caller's
@@ -36,7 +34,6 @@ pub(super) fn json_escape_neon<const RAW: bool>(
     let n = src.len();
     let (lo_t, hi_t) = (load_array(&kernel.lo), load_array(&kernel.hi));
     let low_nibble = vdupq_n_u8(0x0F);
-    let zero = vdupq_n_u8(0);
     // SAFETY: NEON, which aarch64 always has, is all the lookups need.
     let kl = unsafe { lookups::<uint8x16_t>() };
     let quot = kernel.quote_escape();
@@ -67,79 +64,16 @@ pub(super) fn json_escape_neon<const RAW: bool>(
         if !RAW && high.count_ones() >= SCALAR_DENSE && !any(vcgeq_u8(v, vdupq_n_u8(0xF0))) {
             break;
         }
-        let mut end = W;
-        let mut m = special | high;
-        if RAW && high != 0 {
-            // The previous one, two and three bytes of each lane, with
-            // zeros before the window (it starts at a character).
-            let prev1 = vextq_u8::<15>(zero, v);
-            let prev2 = vextq_u8::<14>(zero, v);
-            let prev3 = vextq_u8::<13>(zero, v);
-            // SAFETY: NEON, which aarch64 always has.
-            let error = unsafe { utf8_errors(kl, v, prev1, prev2, prev3) };
-            if !any(error) {
-                // Well-formed: only the ASCII to escape, and U+2028 and
-                // U+2029 (E2 80 A8/A9) unless copied too.
-                m = special;
-                if !kernel.raw_terminators {
-                    let terminator = vandq_u8(
-                        vandq_u8(
-                            vceqq_u8(prev2, vdupq_n_u8(0xE2)),
-                            vceqq_u8(prev1, vdupq_n_u8(0x80)),
-                        ),
-                        vceqq_u8(vorrq_u8(v, vdupq_n_u8(1)), vdupq_n_u8(0xA9)),
-                    );
-                    m |= mask(terminator) >> 2;
-                }
-                // A character cut by the window's end is left for the
-                // next window.
-                end = if src[i + W - 1] >= 0xC0 {
-                    W - 1
-                } else if src[i + W - 2] >= 0xE0 {
-                    W - 2
-                } else if src[i + W - 3] >= 0xF0 {
-                    W - 3
-                } else {
-                    W
-                };
-            }
-        }
-        // `src[i + last..]` is stored at `len` before each escape; the
-        // escape then overwrites what follows the run.
-        let mut last = 0usize;
-        // SAFETY: `len + 16 <= out.capacity()` (ROOM).
-        unsafe { store_spare(out, len, v) };
-        while m != 0 {
-            let j = m.trailing_zeros() as usize;
-            len += j - last;
-            // SAFETY: `i + j + 4 <= i + 19 <= n`; `len + 14 <=
-            // out.capacity()` (ROOM).
-            let escaped = unsafe { escape_at::<RAW>(src, i + j, out, len, kernel, quot) };
-            let Some((written, width)) = escaped else {
-                // SAFETY: the bytes up to `len` have been written.
-                unsafe { out.set_len(len) };
-                return i + j;
-            };
-            len += written;
-            last = j + width;
-            m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
-            if m != 0 {
-                // SAFETY: `i + last + 16 <= i + 32 <= n` (a bit of `m` is
-                // left above `last`).
-                let rest = unsafe { load(src, i + last) };
-                // SAFETY: `len + 16 <= out.capacity()` (ROOM).
-                unsafe { store_spare(out, len, rest) };
-            }
-        }
-        if last < end {
-            // SAFETY: `last < end <= 16`, so `i + last + 16 <= n`.
-            let rest = unsafe { load(src, i + last) };
-            // SAFETY: `len + 16 <= out.capacity()` (ROOM).
-            unsafe { store_spare(out, len, rest) };
-            len += end - last;
-            i += end;
-        } else {
-            i += last;
+        // SAFETY: NEON, which aarch64 always has; `i + 16 <= n`.
+        let (m, end) = unsafe {
+            super::window_escapes::<_, RAW>(kl, src, i, v, special, high, kernel.raw_terminators)
+        };
+        // SAFETY: NEON, which aarch64 always has; `end <= 16`, `i + 32
+        // <= n`; `len + ROOM <= out.capacity()`, written up to `len`.
+        match unsafe { super::walk_escapes_at::<_, RAW>(src, i, v, m, end, out, len, kernel, quot) }
+        {
+            Ok(next) => (i, len) = next,
+            Err(p) => return p,
         }
     }
     // SAFETY: the bytes up to `len` have been written.

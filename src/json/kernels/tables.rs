@@ -1,6 +1,8 @@
 //! The escapes the kernels write, by byte, and the character decoding
 //! of their one-character-at-a-time paths.
 
+use crate::simd::memory::{byte, read32, store32_spare, store64_spare};
+
 /// The escape of each ASCII byte (little-endian, the length in the top
 /// byte), whatever the flags; which bytes are escaped is the caller's
 /// choice (see [`JsonKernel`]). `"` is `\"` here; `\u0022` with
@@ -119,18 +121,41 @@ pub(super) fn json_decode_word(w: u32) -> Option<(u32, usize)> {
     }
 }
 
+/// Writes the escape of the ASCII byte `b` (`quot` for `"`, else its
+/// entry in `escapes`: up to 8 bytes stored, the length in the top
+/// byte) at byte `at` of `out`'s buffer, and returns its length.
+///
+/// # Safety
+///
+/// `at + 8 <= out.capacity()`.
+#[inline(always)]
+pub(super) unsafe fn escape_ascii(
+    b: u8,
+    quot: u64,
+    escapes: &[u64; 128],
+    out: &mut Vec<u8>,
+    at: usize,
+) -> usize {
+    let word = if b == b'"' {
+        quot
+    } else {
+        escapes[usize::from(b)]
+    };
+    // SAFETY: `at + 8 <= out.capacity()` (the caller's).
+    unsafe { store64_spare(out, at, word) };
+    (word >> 56) as usize
+}
+
 /// Writes the escape of what starts at `src[p]` at byte `len` of
 /// `out`'s buffer, as `php_json_escape_string()` writes it: an ASCII
 /// byte's escape (`quot` for `"`), a character copied (`RAW`, but for
 /// U+2028 and U+2029 unless `kernel.raw_terminators`) or written as
 /// `\uXXXX` (two for a character above U+FFFF). Returns the bytes
-/// written and read, or `None` at malformed UTF-8. (The AVX2 loop does
-/// the same inline.)
+/// written and read, or `None` at malformed UTF-8.
 ///
 /// # Safety
 ///
 /// `p + 4 <= src.len()`; `len + 14 <= out.capacity()`.
-#[cfg(target_arch = "aarch64")]
 #[inline(always)]
 pub(super) unsafe fn escape_at<const RAW: bool>(
     src: &[u8],
@@ -140,18 +165,12 @@ pub(super) unsafe fn escape_at<const RAW: bool>(
     kernel: &super::JsonKernel,
     quot: u64,
 ) -> Option<(usize, usize)> {
-    use crate::simd::memory::{byte, read32, store32_spare, store64_spare};
     // SAFETY: `p < src.len()` (the caller's).
     let b = unsafe { byte(src, p) };
     if b < 0x80 {
-        let word = if b == b'"' {
-            quot
-        } else {
-            JSON_ESCAPES[usize::from(b)]
-        };
         // SAFETY: `len + 8 <= out.capacity()` (the caller's).
-        unsafe { store64_spare(out, len, word) };
-        return Some(((word >> 56) as usize, 1));
+        let written = unsafe { escape_ascii(b, quot, &JSON_ESCAPES, out, len) };
+        return Some((written, 1));
     }
     // SAFETY: `p + 4 <= src.len()` (the caller's).
     let w = unsafe { read32(src, p) };

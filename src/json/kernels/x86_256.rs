@@ -6,9 +6,7 @@
 use std::arch::x86_64::*;
 
 use crate::simd::Vector;
-use crate::simd::memory::{
-    byte, load256, load512, read32, store32_spare, store64_spare, store256_spare, store512_spare,
-};
+use crate::simd::memory::{load256, load512, store32_spare, store256_spare, store512_spare};
 use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::planes::{
@@ -101,7 +99,7 @@ macro_rules! json_escape_body {
             // lookups per byte pair, and the third and fourth bytes of
             // three- and four-byte characters checked to be continuations.
             let (lo_t, hi_t) = (table256(&kernel.lo), table256(&kernel.hi));
-            let [k1_hi, k1_lo, k2_hi] = lookups256();
+            let kl = lookups256();
             let escapes = &super::JSON_ESCAPES;
             let quot = kernel.quote_escape();
             let mut len = out.len();
@@ -194,46 +192,6 @@ macro_rules! json_escape_body {
                         continue;
                     }
                 }
-                if DENSE && !RAW {
-                    if high == 0 {
-                        let letters = kernel.letters();
-                        if let Some(written) =
-                            // SAFETY: `DENSE`: the CPU has the features;
-                            // `len + 64 <= out.capacity()` (ROOM).
-                            unsafe { pairs_window(v, special, W, out, len, letters) }
-                        {
-                            len += written;
-                            i += W;
-                            continue;
-                        }
-                    }
-                    // SAFETY: `DENSE`: the CPU has the features; `i + 64 <=
-                    // n`; `len + ROOM <= out.capacity()`.
-                    match unsafe {
-                        super::x86_512::walk_window(
-                            src,
-                            i,
-                            v,
-                            special | high,
-                            out,
-                            len,
-                            escapes,
-                            quot,
-                        )
-                    } {
-                        Ok((next, written)) => {
-                            i = next;
-                            len = written;
-                            continue;
-                        }
-                        Err((p, written)) => {
-                            // SAFETY: the bytes up to `written` have been
-                            // written.
-                            unsafe { out.set_len(written) };
-                            return p;
-                        }
-                    }
-                }
                 if RAW && high != 0 {
                     // Text to copy: whole windows checked three bytes
                     // ahead, while there is nothing to escape.
@@ -272,46 +230,18 @@ macro_rules! json_escape_body {
                         continue;
                     }
                 }
-                let mut end = W;
-                let mut m = special | high;
-                if RAW && high != 0 {
-                    // The previous one, two and three bytes of each lane, with
-                    // zeros before the window (it starts at a character).
-                    let before = _mm256_permute2x128_si256(v, v, 0x08);
-                    let prev1 = _mm256_alignr_epi8(v, before, 15);
-                    let prev2 = _mm256_alignr_epi8(v, before, 14);
-                    let prev3 = _mm256_alignr_epi8(v, before, 13);
-                    let error = utf8_errors256([k1_hi, k1_lo, k2_hi], v, prev1, prev2, prev3);
-                    if _mm256_testz_si256(error, error) == 1 {
-                        // Well-formed: only the ASCII to escape, and U+2028
-                        // and U+2029 (E2 80 A8/A9) unless copied too.
-                        m = special;
-                        if !kernel.raw_terminators {
-                            let terminator = _mm256_and_si256(
-                                _mm256_and_si256(
-                                    _mm256_cmpeq_epi8(prev2, splat(0xE2)),
-                                    _mm256_cmpeq_epi8(prev1, splat(0x80)),
-                                ),
-                                _mm256_cmpeq_epi8(_mm256_or_si256(v, splat(1)), splat(0xA9)),
-                            );
-                            m |= (_mm256_movemask_epi8(terminator) as u32) >> 2;
-                        }
-                        // A character cut by the window's end is left for the
-                        // next window.
-                        // SAFETY: `i + 32 <= n`.
-                        let tail = unsafe { read32(src, i + 28) }.to_le_bytes();
-                        let tail = [tail[1], tail[2], tail[3]];
-                        end = if tail[2] >= 0xC0 {
-                            W - 1
-                        } else if tail[1] >= 0xE0 {
-                            W - 2
-                        } else if tail[0] >= 0xF0 {
-                            W - 3
-                        } else {
-                            W
-                        };
-                    }
-                }
+                // SAFETY: AVX2 is enabled; `i + 32 <= n`.
+                let (m, end) = unsafe {
+                    super::window_escapes::<_, RAW>(
+                        kl,
+                        src,
+                        i,
+                        v,
+                        special,
+                        high,
+                        kernel.raw_terminators,
+                    )
+                };
                 if m == 0 {
                     // Well-formed text to copy (up to a character cut by
                     // the window's end).
@@ -333,65 +263,22 @@ macro_rules! json_escape_body {
                         continue;
                     }
                 }
-                // `src[i + last..]` is stored at `dst + len` before each
-                // escape; the escape then overwrites what follows the run.
-                let mut last = 0usize;
-                // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                unsafe { store256_spare(out, len, v) };
-                while m != 0 {
-                    let j = m.trailing_zeros() as usize;
-                    len += j - last;
-                    let p = i + j;
-                    // SAFETY: `p < i + 32` and `i + 64 <= n`.
-                    let b = unsafe { byte(src, p) };
-                    if b < 0x80 {
-                        // SAFETY: `len + 8 <= out.capacity()` (ROOM).
-                        len += unsafe { escape_ascii(b, quot, escapes, out, len) };
-                        last = j + 1;
-                    } else {
-                        // SAFETY: `p + 4 <= i + 35 <= n`.
-                        let w = unsafe { read32(src, p) };
-                        let Some((cp, width)) = super::json_decode_word(w) else {
-                            // SAFETY: the bytes up to `len` have been written.
-                            unsafe { out.set_len(len) };
-                            return p;
-                        };
-                        let raw = RAW && (kernel.raw_terminators || cp & !1 != 0x2028);
-                        // Each store below is within `len + 14 <=
-                        // out.capacity()` (ROOM).
-                        if raw {
-                            // SAFETY: as above.
-                            unsafe { store32_spare(out, len, w) };
-                            len += width;
-                        } else if cp < 0x1_0000 {
-                            let word = super::json_unit_word(cp);
-                            // SAFETY: as above.
-                            unsafe { store64_spare(out, len, word) };
-                            len += 6;
-                        } else {
-                            let v = cp - 0x1_0000;
-                            let high = super::json_unit_word(0xD800 | v >> 10);
-                            let low = super::json_unit_word(0xDC00 | (v & 0x3FF));
-                            // SAFETY: as above.
-                            unsafe { store64_spare(out, len, high) };
-                            // SAFETY: as above.
-                            unsafe { store64_spare(out, len + 6, low) };
-                            len += 12;
-                        }
-                        last = j + width;
+                let walked = if DENSE && !RAW {
+                    // SAFETY: `DENSE`: the CPU has the features; `i + 64 <=
+                    // n`; `len + ROOM <= out.capacity()`, written up to
+                    // `len`.
+                    unsafe { super::x86_512::walk_window(src, i, v, m, out, len, escapes, quot) }
+                } else {
+                    // SAFETY: AVX2 is enabled; `end <= 32`, `i + 64 <= n`;
+                    // `len + ROOM <= out.capacity()`, written up to `len`.
+                    unsafe {
+                        super::walk_escapes_at::<_, RAW>(src, i, v, m, end, out, len, kernel, quot)
                     }
-                    m &= u32::MAX.checked_shl(last as u32).unwrap_or(0);
-                    if m != 0 {
-                        // SAFETY: `i + last + 32 <= i + 64 <= n` (a bit of
-                        // `m` is left above `last`).
-                        let rest = unsafe { load256(src, i + last) };
-                        // SAFETY: `len + 32 <= out.capacity()` (ROOM).
-                        unsafe { store256_spare(out, len, rest) };
-                    }
+                };
+                match walked {
+                    Ok(next) => (i, len) = next,
+                    Err(p) => return p,
                 }
-                // SAFETY: `last < end <= 32`, so `i + last + 32 <= n`
-                // where it matters; `len + 32 <= out.capacity()` (ROOM).
-                (i, len) = unsafe { window_tail(src, i, last, end, out, len) };
             }
             // SAFETY: the bytes up to `len` have been written.
             unsafe { out.set_len(len) };
@@ -551,61 +438,6 @@ static TRIPLES: [[u8; 64]; 2] = {
     }
     t
 };
-
-/// Writes the escape of the ASCII byte `b` (`quot` for `"`, else its
-/// entry in `escapes`: up to 8 bytes stored, the length in the top
-/// byte) at byte `at` of `out`'s buffer, and returns its length.
-///
-/// # Safety
-///
-/// `at + 8 <= out.capacity()`.
-#[inline]
-pub(super) unsafe fn escape_ascii(
-    b: u8,
-    quot: u64,
-    escapes: &[u64; 128],
-    out: &mut Vec<u8>,
-    at: usize,
-) -> usize {
-    let word = if b == b'"' {
-        quot
-    } else {
-        escapes[usize::from(b)]
-    };
-    // SAFETY: `at + 8 <= out.capacity()` (the caller's).
-    unsafe { store64_spare(out, at, word) };
-    (word >> 56) as usize
-}
-
-/// The end of a window of `width` bytes at `src[i..]` whose escapes
-/// were written up to byte `len` of `out`'s buffer, the last one
-/// ending at byte `last` of the window: the clean bytes after it are
-/// copied (32 bytes stored). Returns where the next window starts and
-/// the new written length.
-///
-/// # Safety
-///
-/// The CPU must support AVX; `len + 32 <= out.capacity()`, and
-/// `i + last + 32 <= src.len()` if `last < width`.
-#[inline(always)]
-pub(super) unsafe fn window_tail(
-    src: &[u8],
-    i: usize,
-    last: usize,
-    width: usize,
-    out: &mut Vec<u8>,
-    len: usize,
-) -> (usize, usize) {
-    if last < width {
-        // SAFETY: `i + last + 32 <= src.len()`; AVX (the caller's).
-        let rest = unsafe { load256(src, i + last) };
-        // SAFETY: `len + 32 <= out.capacity()`; AVX (the caller's).
-        unsafe { store256_spare(out, len, rest) };
-        (i + width, len + width - last)
-    } else {
-        (i + last, len)
-    }
-}
 
 /// The 64-byte planes path for three-byte characters (and four-byte
 /// ones with `FOUR`), then, where it does not start, the 32-byte one.

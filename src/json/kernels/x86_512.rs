@@ -18,7 +18,8 @@ use crate::simd::utf8_check::{lookups, utf8_errors};
 
 use super::planes::{HIGH_CONT, HIGH_L2, HIGH_LONG, PlaneTables, planes, two_byte_planes};
 use super::reserve_room;
-use super::x86_256::{escape_ascii, lead_at_window_end, lookups256, utf8_errors256, window_tail};
+use super::tables::escape_ascii;
+use super::x86_256::{lead_at_window_end, lookups256, utf8_errors256};
 
 /// Where [`unit_escapes`] takes each output byte's nibble from in the
 /// units (bit offsets; `\` and `u` are put in after).
@@ -110,68 +111,44 @@ pub(super) unsafe fn escape_char(
 /// at `src[i..]` (with 64 bytes left), `m` its bytes to escape (at
 /// least one): the window is stored at byte `len` of `out`'s buffer,
 /// then each escape written over it in turn ([`escape_char`] for
-/// characters) and the text after it stored again. A character may
-/// cross the window's end. Returns where the next window starts and the
-/// new written length, or where malformed UTF-8 starts and the length
-/// written before it.
+/// characters) and the text after it stored again ([`super::walk_escapes`]).
+/// A character may cross the window's end. Returns where the next window
+/// starts and the new written length, or where malformed UTF-8 starts
+/// (`out`'s length then set to what was written before it).
 ///
 /// # Safety
 ///
-/// `i + 64 <= src.len()`; `len + 6 * 35 + 64 <= out.capacity()`.
+/// `i + 64 <= src.len()`; `len + 6 * 35 + 64 <= out.capacity()`, the
+/// bytes of `out` up to `len` written.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn walk_window(
     src: &[u8],
     i: usize,
     v: __m256i,
     m: u32,
     out: &mut Vec<u8>,
-    mut len: usize,
+    len: usize,
     escapes: &[u64; 128],
     quot: u64,
-) -> Result<(usize, usize), (usize, usize)> {
-    const W: usize = 32;
-    // `src[i + last..]` is stored at `len` before each escape; the
-    // escape then overwrites what follows the run. Every store is below
-    // `len + 6 * 35 + 32` (six bytes per byte up to `i + 35`), every
-    // load below `i + 35 + 32 <= src.len()`.
-    // SAFETY: within the room (the caller's); AVX is enabled.
-    unsafe { store256_spare(out, len, v) };
-    let mut m = u64::from(m);
-    let mut last = 0;
-    loop {
-        let j = m.trailing_zeros() as usize;
-        len += j - last;
-        let p = i + j;
-        // SAFETY: `p < i + 32 <= src.len()`.
+) -> Result<(usize, usize), usize> {
+    let escape = |p: usize, out: &mut Vec<u8>, at: usize| {
+        // SAFETY: `p < i + 35 <= src.len()`.
         let b = unsafe { byte(src, p) };
         if b < 0x80 {
-            // SAFETY: within the room (the caller's).
-            len += unsafe { escape_ascii(b, quot, escapes, out, len) };
-            last = j + 1;
+            // SAFETY: `at + 8 <= out.capacity()` (the room).
+            Some((unsafe { escape_ascii(b, quot, escapes, out, at) }, 1))
         } else {
             // SAFETY: `p + 4 <= i + 35 <= src.len()`.
             let w = unsafe { read32(src, p) };
-            // SAFETY: within the room (the caller's).
-            let Some((written, width)) = (unsafe { escape_char(b, w, out, len) }) else {
-                return Err((p, len));
-            };
-            len += written;
-            last = j + width;
+            // SAFETY: `at + 16 <= out.capacity()` (the room).
+            unsafe { escape_char(b, w, out, at) }
         }
-        // `last <= 35`.
-        m &= u64::MAX << last;
-        if m == 0 {
-            break;
-        }
-        // SAFETY: `i + last + 32 <= i + 67`... within `src` as above.
-        let rest = unsafe { load256(src, i + last) };
-        // SAFETY: within the room (the caller's); AVX is enabled.
-        unsafe { store256_spare(out, len, rest) };
-    }
-    // SAFETY: within `src` and the room, as above; AVX is enabled.
-    Ok(unsafe { window_tail(src, i, last, W, out, len) })
+    };
+    // SAFETY: AVX2 is enabled; `i + 64 <= src.len()` and the room (the
+    // caller's).
+    unsafe { super::walk_escapes(src, i, v, u64::from(m), 32, out, len, escape) }
 }
 
 /// Text copied as it is (`JSON_UNESCAPED_UNICODE`), 32 bytes at a time
@@ -738,20 +715,21 @@ mod tests {
                         let r = unsafe { check(b, w, &mut got) };
                         // SAFETY: the 16 bytes were stored.
                         unsafe { got.set_len(16) };
-                        let expected = super::super::json_decode_word(w).map(|(cp, width)| {
-                            let mut text = Vec::new();
-                            if cp >= 0x1_0000 {
-                                let v = cp - 0x1_0000;
-                                for u in [0xD800 | v >> 10, 0xDC00 | (v & 0x3FF)] {
-                                    let word = super::super::json_unit_word(u);
+                        let expected =
+                            super::super::tables::json_decode_word(w).map(|(cp, width)| {
+                                let mut text = Vec::new();
+                                if cp >= 0x1_0000 {
+                                    let v = cp - 0x1_0000;
+                                    for u in [0xD800 | v >> 10, 0xDC00 | (v & 0x3FF)] {
+                                        let word = super::super::json_unit_word(u);
+                                        text.extend_from_slice(&word.to_le_bytes()[..6]);
+                                    }
+                                } else {
+                                    let word = super::super::json_unit_word(cp);
                                     text.extend_from_slice(&word.to_le_bytes()[..6]);
                                 }
-                            } else {
-                                let word = super::super::json_unit_word(cp);
-                                text.extend_from_slice(&word.to_le_bytes()[..6]);
-                            }
-                            (text, width)
-                        });
+                                (text, width)
+                            });
                         match (r, expected) {
                             (None, None) => {}
                             (Some((written, width)), Some((text, len))) => {
