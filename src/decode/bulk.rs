@@ -34,8 +34,11 @@ fn decoded(c: NextChar) -> Option<u32> {
 /// assert_eq!(out, b"> caf\xE9 ?");
 /// ```
 pub fn xml_utf8_decode_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
+    // Every arm ends in a call whose result is this one's, so nothing is
+    // live across a call here and the short strings' path saves no
+    // registers.
     match target {
-        TargetEncoding::Utf8 => out.extend_from_slice(src),
+        TargetEncoding::Utf8 => append(src, out),
         TargetEncoding::Iso8859_1 if src.len() <= SHORT => decode_short::<0xFF>(src, out),
         TargetEncoding::UsAscii if src.len() <= SHORT => decode_short::<0x7F>(src, out),
         TargetEncoding::Iso8859_1 | TargetEncoding::UsAscii => decode_long(src, target, out),
@@ -54,88 +57,116 @@ fn decode_long(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
 /// more than the conversion.
 const SHORT: usize = 64;
 
-/// The size of [`decode_short_rest`]'s buffer (a power of two).
-const SHORT_SCALAR: usize = 32;
-
-/// The longest non-ASCII string [`decode_short_rest`] converts a character
-/// at a time; a longer one goes to the vector kernels. French text: 16
-/// bytes cost 286 instructions a call in the scalar loop against 475
-/// through the kernels, 32 bytes 509 against 380.
-const SCALAR_MAX: usize = 24;
-
 /// [`xml_utf8_decode_into`] for a string of at most [`SHORT`] bytes and a
 /// target that holds `0..=MAX`: an ASCII string (found a word at a time)
-/// copied at once, any other converted by [`decode_short_rest`].
-#[inline]
+/// copied at once, any other converted by [`decode_short_rest`] with a
+/// buffer its size (a smaller buffer is quicker to clear and copy out).
+#[inline(always)]
 fn decode_short<const MAX: u32>(src: &[u8], out: &mut Vec<u8>) {
-    let ascii = ascii_prefix(src);
-    if ascii == src.len() {
-        if ascii < 4 {
-            // a byte or three: cheaper pushed than through `memcpy`
-            out.reserve(ascii);
-            for &b in src {
-                out.push(b);
-            }
-        } else {
-            out.extend_from_slice(src);
-        }
+    if ascii_prefix(src) == src.len() {
+        append(src, out);
+    } else if src.len() <= 16 {
+        decode_short_rest::<MAX, { 16 + 8 }>(src, out);
     } else {
-        decode_short_rest::<MAX>(src, ascii, out);
+        decode_short_rest::<MAX, { SHORT + 8 }>(src, out);
     }
 }
 
-/// [`decode_short`] for a string with a non-ASCII byte at `from`: a
-/// character at a time on the stack when it is short (one copy out), by
-/// the vector kernels from `from` on otherwise (the bytes before being
-/// ASCII, the conversion from there is the whole string's).
+/// `out.extend_from_slice(src)`, out of line (see
+/// [`xml_utf8_decode_into`]).
 #[inline(never)]
-fn decode_short_rest<const MAX: u32>(src: &[u8], from: usize, out: &mut Vec<u8>) {
-    let n = src.len();
-    if n > SCALAR_MAX {
-        out.extend_from_slice(&src[..from]);
-        let target = if MAX == 0xFF {
-            TargetEncoding::Iso8859_1
-        } else {
-            TargetEncoding::UsAscii
-        };
-        decode_until(&src[from..], n - from, target, out);
-        return;
+fn append(src: &[u8], out: &mut Vec<u8>) {
+    if src.len() < 4 {
+        // a byte or three: cheaper pushed than through `memcpy`
+        out.reserve(src.len());
+        for &b in src {
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(src);
     }
-    let mut buf = [0u8; SHORT_SCALAR];
+}
+
+/// [`decode_short`] for a string of at most `BUF - 8` bytes with a
+/// non-ASCII byte, into a stack buffer of `BUF` bytes copied out at once.
+/// ASCII goes a word at a time (stored whole, the output moving on by the
+/// ASCII bytes in it), a two-byte character (Latin-1's letters) in line.
+/// At a longer or malformed character the rest goes to
+/// [`decode_short_tail`]: no call on the common path, so no registers
+/// saved.
+#[inline(never)]
+fn decode_short_rest<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec<u8>) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = src.len();
+    // `o <= i < n <= BUF - 8` (a power of two): a byte or a word stored at
+    // `o & mask` fits, and the mask only spares the bounds checks.
+    let mask = BUF - 8 - 1;
+    let mut buf = [0u8; BUF];
     let (mut i, mut o) = (0, 0);
     while i < n {
         let b = src[i];
-        let (byte, width) = if b < 0x80 {
-            (b, 1)
-        } else if i + 1 < n && b.wrapping_sub(0xC2) <= 0xDF - 0xC2 && src[i + 1] & 0xC0 == 0x80 {
-            // two bytes (Latin-1's own letters among them), also at the
-            // end of the string, where `decode_one` has no word in view
-            let cp = (u32::from(b & 0x1F) << 6) | u32::from(src[i + 1] & 0x3F);
-            (narrow::<MAX>(cp), 2)
-        } else {
-            decode_one_cold::<MAX>(src, i)
-        };
-        // `o < i + 1 <= n <= SCALAR_MAX < SHORT_SCALAR`: the mask only spares the
-        // bounds check
-        buf[o & (SHORT_SCALAR - 1)] = byte;
-        i += width;
-        o += 1;
+        if b < 0x80 {
+            let w = if let Some(word) = src.get(i..i + 8) {
+                u64::from_le_bytes(word.try_into().expect("eight bytes"))
+            } else if n >= 8 {
+                // the last word, shifted down to start at `i`: zeros
+                // (ASCII) past the end, taken back below
+                let last = u64::from_le_bytes(src[n - 8..].try_into().expect("eight bytes"));
+                last >> (8 * (i + 8 - n))
+            } else {
+                buf[o & mask] = b;
+                i += 1;
+                o += 1;
+                continue;
+            };
+            let at = o & mask;
+            buf[at..at + 8].copy_from_slice(&w.to_le_bytes());
+            // `b` is ASCII, so the run is one to eight bytes (no high bit:
+            // 64 trailing zeros)
+            let run = (w & HIGH).trailing_zeros() as usize / 8;
+            i += run;
+            o += run;
+            continue;
+        }
+        match src.get(i + 1) {
+            Some(&next) if b.wrapping_sub(0xC2) <= 0xDF - 0xC2 && next & 0xC0 == 0x80 => {
+                let cp = (u32::from(b & 0x1F) << 6) | u32::from(next & 0x3F);
+                buf[o & mask] = narrow::<MAX>(cp);
+                i += 2;
+                o += 1;
+            }
+            _ => return decode_short_tail::<MAX>(src, i, &buf[..o], out),
+        }
     }
+    // A word read past the end counted its zeros.
+    o -= i - n;
     let len = out.len();
-    if out.capacity() - len >= SHORT_SCALAR {
+    if out.capacity() - len >= BUF {
         // the whole buffer, a copy of constant size (no call), then cut
         out.extend_from_slice(&buf);
         out.truncate(len + o);
     } else {
-        out.extend_from_slice(&buf[..o]);
+        append(&buf[..o], out);
     }
 }
 
-/// [`decode_one`] out of line: the characters of three and four bytes,
-/// and anything malformed, in [`decode_short_rest`].
+/// The end of [`decode_short_rest`] from a character of three or four
+/// bytes or a malformed sequence at `from`: the bytes converted so far,
+/// then a character at a time.
 #[inline(never)]
-fn decode_one_cold<const MAX: u32>(src: &[u8], i: usize) -> (u8, usize) {
-    decode_one::<MAX>(src, i)
+fn decode_short_tail<const MAX: u32>(src: &[u8], from: usize, done: &[u8], out: &mut Vec<u8>) {
+    out.reserve(done.len() + src.len() - from);
+    out.extend_from_slice(done);
+    let mut i = from;
+    while let Some(&b) = src.get(i) {
+        let (byte, width) = if b < 0x80 {
+            (b, 1)
+        } else {
+            decode_one::<MAX>(src, i)
+        };
+        out.push(byte);
+        i += width;
+    }
 }
 
 /// The length of the run of ASCII bytes at the start of `src`: words of
