@@ -65,6 +65,8 @@ const SHORT: usize = 64;
 fn decode_short<const MAX: u32>(src: &[u8], out: &mut Vec<u8>) {
     if ascii_prefix(src) == src.len() {
         append(src, out);
+    } else if src.len() <= 8 {
+        decode_short_rest::<MAX, { 8 + 8 }>(src, out);
     } else if src.len() <= 16 {
         decode_short_rest::<MAX, { 16 + 8 }>(src, out);
     } else {
@@ -128,15 +130,20 @@ fn decode_short_rest<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec
             o += run;
             continue;
         }
-        match src.get(i + 1) {
+        let byte = match src.get(i + 1) {
+            // U+0080..=U+00FF into ISO-8859-1: the continuation byte, plus
+            // 0x40 after C3
+            Some(&next) if MAX == 0xFF && b & 0xFE == 0xC2 && next & 0xC0 == 0x80 => {
+                next + ((b & 1) << 6)
+            }
             Some(&next) if b.wrapping_sub(0xC2) <= 0xDF - 0xC2 && next & 0xC0 == 0x80 => {
-                let cp = (u32::from(b & 0x1F) << 6) | u32::from(next & 0x3F);
-                buf[o & mask] = narrow::<MAX>(cp);
-                i += 2;
-                o += 1;
+                narrow::<MAX>((u32::from(b & 0x1F) << 6) | u32::from(next & 0x3F))
             }
             _ => return decode_short_tail::<MAX>(src, i, &buf[..o], out),
-        }
+        };
+        buf[o & mask] = byte;
+        i += 2;
+        o += 1;
     }
     // A word read past the end counted its zeros.
     o -= i - n;
