@@ -75,18 +75,37 @@ fn decode_short<const MAX: u32>(src: &[u8], out: &mut Vec<u8>) {
 }
 
 /// `out.extend_from_slice(src)`, out of line (see
-/// [`xml_utf8_decode_into`]).
+/// [`xml_utf8_decode_into`]). Up to 16 bytes, with room in `out`: the
+/// string in a 16-byte buffer from two overlapping loads, copied out
+/// whole and cut (no call of `memcpy`, no registers saved).
 #[inline(never)]
 fn append(src: &[u8], out: &mut Vec<u8>) {
-    if src.len() < 4 {
-        // a byte or three: cheaper pushed than through `memcpy`
-        out.reserve(src.len());
-        for &b in src {
-            out.push(b);
-        }
-    } else {
-        out.extend_from_slice(src);
+    let (n, len) = (src.len(), out.len());
+    if n > 16 || out.capacity() - len < 16 {
+        return append_long(src, out);
     }
+    let mut buf = [0u8; 16];
+    if n >= 8 {
+        buf[..8].copy_from_slice(&src[..8]);
+        buf[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        buf[..4].copy_from_slice(&src[..4]);
+        buf[n - 4..n].copy_from_slice(&src[n - 4..]);
+    } else if n > 0 {
+        // the first, the middle and the last byte (the same one more than
+        // once under three bytes)
+        buf[0] = src[0];
+        buf[n / 2] = src[n / 2];
+        buf[n - 1] = src[n - 1];
+    }
+    out.extend_from_slice(&buf);
+    out.truncate(len + n);
+}
+
+/// [`append`] through `memcpy`.
+#[inline(never)]
+fn append_long(src: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(src);
 }
 
 /// [`decode_short`] for a string of at most `BUF - 8` bytes with a
