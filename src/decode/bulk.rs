@@ -63,7 +63,7 @@ const SHORT: usize = 64;
 /// buffer its size (a smaller buffer is quicker to clear and copy out).
 #[inline(always)]
 fn decode_short<const MAX: u32>(src: &[u8], out: &mut Vec<u8>) {
-    if ascii_prefix(src) == src.len() {
+    if is_ascii_short(src) {
         append(src, out);
     } else if src.len() <= 8 {
         decode_short_rest::<MAX, { 8 + 8 }>(src, out);
@@ -195,50 +195,32 @@ fn decode_short_tail<const MAX: u32>(src: &[u8], from: usize, done: &[u8], out: 
     }
 }
 
-/// The length of the run of ASCII bytes at the start of `src`: words of
-/// eight, the last one overlapping the one before; under eight bytes, two
-/// overlapping words of four, or the bytes one by one.
+/// Whether `src` (at most [`SHORT`] bytes) is all ASCII: words of eight,
+/// the last one overlapping the one before; under eight bytes, two
+/// overlapping words of four, or the first, middle and last byte.
 #[inline(always)]
-fn ascii_prefix(src: &[u8]) -> usize {
+fn is_ascii_short(src: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let word = |at: usize| {
-        let w: [u8; 8] = src[at..at + 8].try_into().expect("eight bytes");
-        u64::from_le_bytes(w) & HIGH
-    };
+    let word = |at: usize| u64::from_le_bytes(src[at..at + 8].try_into().expect("eight bytes"));
+    let half = |at: usize| u32::from_le_bytes(src[at..at + 4].try_into().expect("four bytes"));
     let n = src.len();
     if n >= 8 {
         let mut i = 0;
         while i + 8 < n {
-            let high = word(i);
-            if high != 0 {
-                return i + high.trailing_zeros() as usize / 8;
+            if word(i) & HIGH != 0 {
+                return false;
             }
             i += 8;
         }
-        // The bytes before `n - 8` are ASCII: the first high bit of the
-        // last word is the first of the string.
-        let high = word(n - 8);
-        return if high == 0 {
-            n
-        } else {
-            n - 8 + high.trailing_zeros() as usize / 8
-        };
+        return word(n - 8) & HIGH == 0;
     }
     if n >= 4 {
-        let half = |at: usize| {
-            let w: [u8; 4] = src[at..at + 4].try_into().expect("four bytes");
-            u32::from_le_bytes(w) & 0x8080_8080
-        };
-        let (head, tail) = (half(0), half(n - 4));
-        return if head != 0 {
-            head.trailing_zeros() as usize / 8
-        } else if tail == 0 {
-            n
-        } else {
-            n - 4 + tail.trailing_zeros() as usize / 8
-        };
+        return (half(0) | half(n - 4)) & 0x8080_8080 == 0;
     }
-    src.iter().position(|&b| b >= 0x80).unwrap_or(n)
+    if n == 0 {
+        return true;
+    }
+    (src[0] | src[n / 2] | src[n - 1]) < 0x80
 }
 
 /// Converts the UTF-8 bytes `src` to `target` as PHP's `xml_utf8_decode()`
@@ -523,15 +505,14 @@ mod tests {
     }
 
     #[test]
-    fn ascii_prefix_finds_the_first_high_byte() {
+    fn is_ascii_short_finds_any_high_byte() {
         for len in 0..=SHORT {
             let ascii = vec![b'q'; len];
-            assert_eq!(ascii_prefix(&ascii), len);
+            assert!(is_ascii_short(&ascii), "length {len}");
             for at in 0..len {
                 let mut s = ascii.clone();
                 s[at] = 0x80;
-                s[len - 1] |= 0x80;
-                assert_eq!(ascii_prefix(&s), at, "length {len}");
+                assert!(!is_ascii_short(&s), "length {len}, high byte at {at}");
             }
         }
     }
