@@ -504,6 +504,109 @@ mod tests {
         assert!(checked > 30_000, "{checked} strings");
     }
 
+    /// The sequences of one to four bytes the short path is checked
+    /// with: every byte, and every lead class followed by every class of
+    /// second, third and fourth byte (each continuation range that E0, ED,
+    /// F0 and F4 treat apart, ASCII, leads and bytes never valid).
+    fn sequences() -> Vec<Vec<u8>> {
+        let mut all: Vec<Vec<u8>> = (0..=0xFF).map(|b| vec![b]).collect();
+        let seconds = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC3, 0xFF,
+        ];
+        for lead in [
+            0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xDF, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
+        ] {
+            for second in seconds {
+                all.push(vec![lead, second]);
+            }
+        }
+        for lead in [0xE0, 0xE1, 0xE2, 0xED, 0xEE, 0xEF] {
+            for second in [0x41, 0x80, 0x9F, 0xA0, 0xBF] {
+                for third in [0x41, 0x80, 0xBF, 0xC3] {
+                    all.push(vec![lead, second, third]);
+                }
+            }
+        }
+        for lead in [0xF0, 0xF1, 0xF3, 0xF4, 0xF5] {
+            for second in [0x41, 0x80, 0x8F, 0x90, 0xBF] {
+                for third in [0x41, 0x80, 0xBF] {
+                    for fourth in [0x41, 0x80, 0xBF] {
+                        all.push(vec![lead, second, third, fourth]);
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    /// Every sequence of [`sequences`] at every offset of every string
+    /// of 0 to [`SHORT`] bytes (cut short where it runs past the end),
+    /// amid ASCII and amid French text (whose letters the splice may cut):
+    /// the short path gives the reference's bytes for both targets.
+    #[test]
+    fn every_short_string_shape_agrees_with_the_reference() {
+        let ascii: Vec<u8> = (0..SHORT).map(|k| b'a' + (k % 26) as u8).collect();
+        let french: Vec<u8> = "café été à noël ".bytes().cycle().take(SHORT).collect();
+        let sequences = sequences();
+        let (mut checked, mut src, mut expected, mut out) = (0, Vec::new(), Vec::new(), Vec::new());
+        for sequence in &sequences {
+            for filler in [&ascii, &french] {
+                for len in 0..=SHORT {
+                    for at in 0..len {
+                        src.clear();
+                        src.extend_from_slice(&filler[..at]);
+                        src.extend_from_slice(sequence);
+                        src.extend_from_slice(&filler[at..len]);
+                        src.truncate(len);
+                        for target in [TargetEncoding::Iso8859_1, TargetEncoding::UsAscii] {
+                            expected.clear();
+                            xml_utf8_decode_reference_into(&src, target, &mut expected);
+                            out.clear();
+                            xml_utf8_decode_into(&src, target, &mut out);
+                            assert_eq!(out, expected, "{src:02X?} to {target}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(sequences.len() > 700, "{} sequences", sequences.len());
+        assert!(checked > 6_000_000, "{checked} strings");
+    }
+
+    /// Every sequence of two bytes, at the offsets around a word's end
+    /// (where the short path reads a pair from two places), in strings of
+    /// the lengths around its buffers' sizes.
+    #[test]
+    fn every_byte_pair_agrees_with_the_reference_at_word_ends() {
+        let filler: Vec<u8> = (0..SHORT).map(|k| b'a' + (k % 26) as u8).collect();
+        let (mut checked, mut src, mut expected, mut out) = (0, Vec::new(), Vec::new(), Vec::new());
+        for first in 0..=0xFF {
+            for second in 0..=0xFF {
+                for len in [2, 3, 7, 8, 9, 16, 17, 24, 63, 64] {
+                    for at in [0, 6, 7, 8, 14, 15, len - 2, len - 1] {
+                        if at >= len {
+                            continue;
+                        }
+                        src.clear();
+                        src.extend_from_slice(&filler[..at]);
+                        src.extend_from_slice(&[first, second]);
+                        src.extend_from_slice(&filler[at..len]);
+                        src.truncate(len);
+                        let target = TargetEncoding::Iso8859_1;
+                        expected.clear();
+                        xml_utf8_decode_reference_into(&src, target, &mut expected);
+                        out.clear();
+                        xml_utf8_decode_into(&src, target, &mut out);
+                        assert_eq!(out, expected, "{src:02X?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 3_000_000, "{checked} strings");
+    }
+
     #[test]
     fn is_ascii_short_finds_any_high_byte() {
         for len in 0..=SHORT {
