@@ -76,29 +76,38 @@ fn decode_short<const MAX: u32>(src: &[u8], out: &mut Vec<u8>) {
 
 /// `out.extend_from_slice(src)`, out of line (see
 /// [`xml_utf8_decode_into`]). Up to 16 bytes, with room in `out`: the
-/// string in a 16-byte buffer from two overlapping loads, copied out
-/// whole and cut (no call of `memcpy`, no registers saved).
+/// string as two words from overlapping loads, stored whole and cut (no
+/// call of `memcpy`, no registers saved, nothing stored and read back).
 #[inline(never)]
 fn append(src: &[u8], out: &mut Vec<u8>) {
     let (n, len) = (src.len(), out.len());
     if n > 16 || out.capacity() - len < 16 {
         return append_long(src, out);
     }
-    let mut buf = [0u8; 16];
-    if n >= 8 {
-        buf[..8].copy_from_slice(&src[..8]);
-        buf[n - 8..n].copy_from_slice(&src[n - 8..]);
+    let word = |at: usize| u64::from_le_bytes(src[at..at + 8].try_into().expect("eight bytes"));
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            src[at..at + 4].try_into().expect("four bytes"),
+        ))
+    };
+    let (low, high) = if n >= 8 {
+        // bytes 8.. at the bottom of the second word (none at 8 bytes)
+        (
+            word(0),
+            word(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0),
+        )
     } else if n >= 4 {
-        buf[..4].copy_from_slice(&src[..4]);
-        buf[n - 4..n].copy_from_slice(&src[n - 4..]);
+        (half(0) | (half(n - 4) << (8 * (n - 4))), 0)
     } else if n > 0 {
         // the first, the middle and the last byte (the same one more than
         // once under three bytes)
-        buf[0] = src[0];
-        buf[n / 2] = src[n / 2];
-        buf[n - 1] = src[n - 1];
-    }
-    out.extend_from_slice(&buf);
+        let byte = |at: usize| u64::from(src[at]) << (8 * at);
+        (byte(0) | byte(n / 2) | byte(n - 1), 0)
+    } else {
+        return;
+    };
+    let both = u128::from(low) | (u128::from(high) << 64);
+    out.extend_from_slice(&both.to_le_bytes());
     out.truncate(len + n);
 }
 
@@ -109,20 +118,58 @@ fn append_long(src: &[u8], out: &mut Vec<u8>) {
 }
 
 /// [`decode_short`] for a string of at most `BUF - 8` bytes with a
-/// non-ASCII byte, into a stack buffer of `BUF` bytes copied out at once.
-/// ASCII goes a word at a time (stored whole, the output moving on by the
-/// ASCII bytes in it), a two-byte character (Latin-1's letters) in line.
-/// At a longer or malformed character the rest goes to
-/// [`decode_short_tail`]: no call on the common path, so no registers
-/// saved.
+/// non-ASCII byte: converted by [`convert_short`] straight into `out`
+/// when it has room for `BUF` more bytes (grown by a zeroed block of
+/// constant size, then cut), into a stack buffer copied out otherwise.
+/// Writing in place spares the copy and the reload of bytes just stored
+/// (a load that spans several stores waits for them to reach the cache).
 #[inline(never)]
 fn decode_short_rest<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec<u8>) {
+    let len = out.len();
+    if out.capacity() - len < BUF {
+        return decode_short_buffered::<MAX, BUF>(src, out);
+    }
+    out.extend_from_slice(&[0; BUF]);
+    let dst: &mut [u8; BUF] = (&mut out[len..]).try_into().expect("BUF bytes");
+    match convert_short::<MAX, BUF>(src, dst) {
+        Ok(written) => out.truncate(len + written),
+        Err((read, written)) => {
+            out.truncate(len + written);
+            decode_short_tail::<MAX>(src, read, out);
+        }
+    }
+}
+
+/// [`decode_short_rest`] without room in `out`: through a stack buffer.
+#[inline(never)]
+fn decode_short_buffered<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec<u8>) {
+    let mut buf = [0; BUF];
+    let (read, written) = match convert_short::<MAX, BUF>(src, &mut buf) {
+        Ok(written) => (src.len(), written),
+        Err(stop) => stop,
+    };
+    out.reserve(written + src.len() - read);
+    out.extend_from_slice(&buf[..written]);
+    decode_short_tail::<MAX>(src, read, out);
+}
+
+/// Converts `src` (at most `BUF - 8` bytes, `BUF - 8` a power of two)
+/// into `dst` and returns the bytes written; or, at a character of three
+/// or four bytes or a malformed sequence, `Err` of where it stopped in
+/// `src` and the bytes written before. ASCII goes a word at a time
+/// (stored whole, the output moving on by the ASCII bytes in it), a
+/// two-byte character (Latin-1's letters) in line: no call, so no
+/// registers saved.
+#[inline(always)]
+fn convert_short<const MAX: u32, const BUF: usize>(
+    src: &[u8],
+    dst: &mut [u8; BUF],
+) -> Result<usize, (usize, usize)> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let n = src.len();
-    // `o <= i < n <= BUF - 8` (a power of two): a byte or a word stored at
-    // `o & mask` fits, and the mask only spares the bounds checks.
+    // `o <= i < n <= BUF - 8`: a byte or a word stored at `o & mask` fits,
+    // and the mask only spares the bounds checks.
     let mask = BUF - 8 - 1;
-    let mut buf = [0u8; BUF];
     let (mut i, mut o) = (0, 0);
     while i < n {
         let b = src[i];
@@ -135,13 +182,13 @@ fn decode_short_rest<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec
                 let last = u64::from_le_bytes(src[n - 8..].try_into().expect("eight bytes"));
                 last >> (8 * (i + 8 - n))
             } else {
-                buf[o & mask] = b;
+                dst[o & mask] = b;
                 i += 1;
                 o += 1;
                 continue;
             };
             let at = o & mask;
-            buf[at..at + 8].copy_from_slice(&w.to_le_bytes());
+            dst[at..at + 8].copy_from_slice(&w.to_le_bytes());
             // `b` is ASCII, so the run is one to eight bytes (no high bit:
             // 64 trailing zeros)
             let run = (w & HIGH).trailing_zeros() as usize / 8;
@@ -158,31 +205,21 @@ fn decode_short_rest<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec
             Some(&next) if b.wrapping_sub(0xC2) <= 0xDF - 0xC2 && next & 0xC0 == 0x80 => {
                 narrow::<MAX>((u32::from(b & 0x1F) << 6) | u32::from(next & 0x3F))
             }
-            _ => return decode_short_tail::<MAX>(src, i, &buf[..o], out),
+            _ => return Err((i, o)),
         };
-        buf[o & mask] = byte;
+        dst[o & mask] = byte;
         i += 2;
         o += 1;
     }
     // A word read past the end counted its zeros.
-    o -= i - n;
-    let len = out.len();
-    if out.capacity() - len >= BUF {
-        // the whole buffer, a copy of constant size (no call), then cut
-        out.extend_from_slice(&buf);
-        out.truncate(len + o);
-    } else {
-        append(&buf[..o], out);
-    }
+    Ok(o - (i - n))
 }
 
-/// The end of [`decode_short_rest`] from a character of three or four
-/// bytes or a malformed sequence at `from`: the bytes converted so far,
-/// then a character at a time.
+/// The end of [`decode_short_rest`] from `from` (a character of three or
+/// four bytes or a malformed sequence, or the end): a character at a time.
 #[inline(never)]
-fn decode_short_tail<const MAX: u32>(src: &[u8], from: usize, done: &[u8], out: &mut Vec<u8>) {
-    out.reserve(done.len() + src.len() - from);
-    out.extend_from_slice(done);
+fn decode_short_tail<const MAX: u32>(src: &[u8], from: usize, out: &mut Vec<u8>) {
+    out.reserve(src.len() - from);
     let mut i = from;
     while let Some(&b) = src.get(i) {
         let (byte, width) = if b < 0x80 {
