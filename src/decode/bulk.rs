@@ -59,18 +59,32 @@ const SHORT: usize = 64;
 
 /// [`xml_utf8_decode_into`] for a string of at most [`SHORT`] bytes and a
 /// target that holds `0..=MAX`: an ASCII string (found a word at a time)
-/// copied at once, any other converted by [`decode_short_rest`] with a
-/// buffer its size (a smaller buffer is quicker to clear and copy out).
+/// copied at once; any other up to 32 bytes converted by
+/// [`decode_short_rest`] in a block its size (a smaller block is quicker
+/// to clear), longer ones by the kernels.
 #[inline(always)]
 fn decode_short<const MAX: u32>(src: &[u8], out: &mut Vec<u8>) {
     if is_ascii_short(src) {
         append(src, out);
-    } else if src.len() <= 8 {
+    } else if src.len() < 8 {
         decode_short_rest::<MAX, { 8 + 8 }>(src, out);
     } else if src.len() <= 16 {
         decode_short_rest::<MAX, { 16 + 8 }>(src, out);
+    } else if src.len() <= 32 {
+        decode_short_rest::<MAX, { 32 + 8 }>(src, out);
     } else {
-        decode_short_rest::<MAX, { SHORT + 8 }>(src, out);
+        // Past 32 bytes the kernels win: the character loop's branches
+        // on where the next non-ASCII byte falls mispredict (French, 64
+        // bytes: 1.53 s against 0.84 for 30 million calls).
+        decode_long(
+            src,
+            if MAX == 0xFF {
+                TargetEncoding::Iso8859_1
+            } else {
+                TargetEncoding::UsAscii
+            },
+            out,
+        );
     }
 }
 
@@ -130,7 +144,7 @@ fn decode_short_rest<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec
         return decode_short_buffered::<MAX, BUF>(src, out);
     }
     out.extend_from_slice(&[0; BUF]);
-    let dst: &mut [u8; BUF] = (&mut out[len..]).try_into().expect("BUF bytes");
+    let dst = out.last_chunk_mut::<BUF>().expect("BUF bytes just added");
     match convert_short::<MAX, BUF>(src, dst) {
         Ok(written) => out.truncate(len + written),
         Err((read, written)) => {
@@ -174,7 +188,13 @@ fn convert_short<const MAX: u32, const BUF: usize>(
     while i < n {
         let b = src[i];
         if b < 0x80 {
-            let w = if let Some(word) = src.get(i..i + 8) {
+            let w = if BUF <= 16 {
+                // under eight bytes: one at a time, fewer registers
+                dst[o & mask] = b;
+                i += 1;
+                o += 1;
+                continue;
+            } else if let Some(word) = src.get(i..i + 8) {
                 u64::from_le_bytes(word.try_into().expect("eight bytes"))
             } else if n >= 8 {
                 // the last word, shifted down to start at `i`: zeros
