@@ -596,6 +596,43 @@ mod tests {
         all
     }
 
+    /// Buffers reused by [`Splices::check`].
+    #[derive(Default)]
+    struct Splices {
+        src: Vec<u8>,
+        expected: Vec<u8>,
+        out: Vec<u8>,
+        checked: usize,
+    }
+
+    impl Splices {
+        /// `filler[..len]` with `sequence` spliced in at `at` and cut to
+        /// `len` bytes: the short path and the reference agree on it for
+        /// each target.
+        fn check(
+            &mut self,
+            filler: &[u8],
+            sequence: &[u8],
+            at: usize,
+            len: usize,
+            targets: &[TargetEncoding],
+        ) {
+            self.src.clear();
+            self.src.extend_from_slice(&filler[..at]);
+            self.src.extend_from_slice(sequence);
+            self.src.extend_from_slice(&filler[at..len]);
+            self.src.truncate(len);
+            for &target in targets {
+                self.expected.clear();
+                xml_utf8_decode_reference_into(&self.src, target, &mut self.expected);
+                self.out.clear();
+                xml_utf8_decode_into(&self.src, target, &mut self.out);
+                assert_eq!(self.out, self.expected, "{:02X?} to {target}", self.src);
+                self.checked += 1;
+            }
+        }
+    }
+
     /// Every sequence of [`sequences`] at every offset of every string
     /// of 0 to [`SHORT`] bytes (cut short where it runs past the end),
     /// amid ASCII and amid French text (whose letters the splice may cut):
@@ -605,63 +642,51 @@ mod tests {
         let ascii: Vec<u8> = (0..SHORT).map(|k| b'a' + (k % 26) as u8).collect();
         let french: Vec<u8> = "café été à noël ".bytes().cycle().take(SHORT).collect();
         let sequences = sequences();
-        let (mut checked, mut src, mut expected, mut out) = (0, Vec::new(), Vec::new(), Vec::new());
+        let mut splices = Splices::default();
         for sequence in &sequences {
             for filler in [&ascii, &french] {
                 for len in 0..=SHORT {
                     for at in 0..len {
-                        src.clear();
-                        src.extend_from_slice(&filler[..at]);
-                        src.extend_from_slice(sequence);
-                        src.extend_from_slice(&filler[at..len]);
-                        src.truncate(len);
-                        for target in [TargetEncoding::Iso8859_1, TargetEncoding::UsAscii] {
-                            expected.clear();
-                            xml_utf8_decode_reference_into(&src, target, &mut expected);
-                            out.clear();
-                            xml_utf8_decode_into(&src, target, &mut out);
-                            assert_eq!(out, expected, "{src:02X?} to {target}");
-                            checked += 1;
-                        }
+                        splices.check(
+                            filler,
+                            sequence,
+                            at,
+                            len,
+                            &[TargetEncoding::Iso8859_1, TargetEncoding::UsAscii],
+                        );
                     }
                 }
             }
         }
         assert!(sequences.len() > 700, "{} sequences", sequences.len());
-        assert!(checked > 6_000_000, "{checked} strings");
+        assert!(splices.checked > 6_000_000, "{} strings", splices.checked);
     }
 
-    /// Every sequence of two bytes, at the offsets around a word's end
-    /// (where the short path reads a pair from two places), in strings of
-    /// the lengths around its buffers' sizes.
+    /// Every sequence of two bytes at the offsets around a word's end
+    /// (where the short path switches between a word and its last
+    /// bytes), in strings of the lengths around its blocks' sizes.
     #[test]
     fn every_byte_pair_agrees_with_the_reference_at_word_ends() {
         let filler: Vec<u8> = (0..SHORT).map(|k| b'a' + (k % 26) as u8).collect();
-        let (mut checked, mut src, mut expected, mut out) = (0, Vec::new(), Vec::new(), Vec::new());
+        let mut splices = Splices::default();
         for first in 0..=0xFF {
             for second in 0..=0xFF {
-                for len in [2, 3, 7, 8, 9, 16, 17, 24, 63, 64] {
+                for len in [2, 3, 7, 8, 9, 16, 17, 24, 32, 33, 63, 64] {
                     for at in [0, 6, 7, 8, 14, 15, len - 2, len - 1] {
-                        if at >= len {
-                            continue;
+                        if at < len {
+                            splices.check(
+                                &filler,
+                                &[first, second],
+                                at,
+                                len,
+                                &[TargetEncoding::Iso8859_1],
+                            );
                         }
-                        src.clear();
-                        src.extend_from_slice(&filler[..at]);
-                        src.extend_from_slice(&[first, second]);
-                        src.extend_from_slice(&filler[at..len]);
-                        src.truncate(len);
-                        let target = TargetEncoding::Iso8859_1;
-                        expected.clear();
-                        xml_utf8_decode_reference_into(&src, target, &mut expected);
-                        out.clear();
-                        xml_utf8_decode_into(&src, target, &mut out);
-                        assert_eq!(out, expected, "{src:02X?}");
-                        checked += 1;
                     }
                 }
             }
         }
-        assert!(checked > 3_000_000, "{checked} strings");
+        assert!(splices.checked > 3_000_000, "{} strings", splices.checked);
     }
 
     #[test]
