@@ -45,8 +45,9 @@ pub fn xml_utf8_decode_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8
     }
 }
 
-/// [`xml_utf8_decode_into`] past [`SHORT`] bytes (out of line: the
-/// short strings' path needs no registers saved for it).
+/// [`xml_utf8_decode_into`] past [`SHORT`] bytes, and for non-ASCII
+/// strings past 32 (out of line: the short strings' path needs no
+/// registers saved for it).
 #[inline(never)]
 fn decode_long(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
     decode_until(src, src.len(), target, out);
