@@ -34,16 +34,20 @@ fn decoded(c: NextChar) -> Option<u32> {
 /// assert_eq!(out, b"> caf\xE9 ?");
 /// ```
 pub fn xml_utf8_decode_into(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
+    // Every arm ends in a call whose result is this one's, so nothing is
+    // live across a call here and the short strings' path saves no
+    // registers.
     match target {
-        TargetEncoding::Utf8 => out.extend_from_slice(src),
+        TargetEncoding::Utf8 => append(src, out),
         TargetEncoding::Iso8859_1 if src.len() <= SHORT => decode_short::<0xFF>(src, out),
         TargetEncoding::UsAscii if src.len() <= SHORT => decode_short::<0x7F>(src, out),
         TargetEncoding::Iso8859_1 | TargetEncoding::UsAscii => decode_long(src, target, out),
     }
 }
 
-/// [`xml_utf8_decode_into`] past [`SHORT`] bytes (out of line: the
-/// short strings' path needs no registers saved for it).
+/// [`xml_utf8_decode_into`] past [`SHORT`] bytes, and for non-ASCII
+/// strings past 32 (out of line: the short strings' path needs no
+/// registers saved for it).
 #[inline(never)]
 fn decode_long(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
     decode_until(src, src.len(), target, out);
@@ -54,134 +58,227 @@ fn decode_long(src: &[u8], target: TargetEncoding, out: &mut Vec<u8>) {
 /// more than the conversion.
 const SHORT: usize = 64;
 
-/// The size of [`decode_short_rest`]'s buffer (a power of two).
-const SHORT_SCALAR: usize = 32;
-
-/// The longest non-ASCII string [`decode_short_rest`] converts a character
-/// at a time; a longer one goes to the vector kernels. French text: 16
-/// bytes cost 286 instructions a call in the scalar loop against 475
-/// through the kernels, 32 bytes 509 against 380.
-const SCALAR_MAX: usize = 24;
-
 /// [`xml_utf8_decode_into`] for a string of at most [`SHORT`] bytes and a
 /// target that holds `0..=MAX`: an ASCII string (found a word at a time)
-/// copied at once, any other converted by [`decode_short_rest`].
-#[inline]
+/// copied at once; any other up to 32 bytes converted by
+/// [`decode_short_rest`] in a block its size (a smaller block is quicker
+/// to clear), longer ones by the kernels.
+#[inline(always)]
 fn decode_short<const MAX: u32>(src: &[u8], out: &mut Vec<u8>) {
-    let ascii = ascii_prefix(src);
-    if ascii == src.len() {
-        if ascii < 4 {
-            // a byte or three: cheaper pushed than through `memcpy`
-            out.reserve(ascii);
-            for &b in src {
-                out.push(b);
-            }
-        } else {
-            out.extend_from_slice(src);
-        }
+    if is_ascii_short(src) {
+        append(src, out);
+    } else if src.len() < 8 {
+        decode_short_rest::<MAX, { 8 + 8 }>(src, out);
+    } else if src.len() <= 16 {
+        decode_short_rest::<MAX, { 16 + 8 }>(src, out);
+    } else if src.len() <= 32 {
+        decode_short_rest::<MAX, { 32 + 8 }>(src, out);
     } else {
-        decode_short_rest::<MAX>(src, ascii, out);
+        // Past 32 bytes the kernels win: the character loop's branches
+        // on where the next non-ASCII byte falls mispredict (French, 64
+        // bytes: 1.53 s against 0.84 for 30 million calls).
+        decode_long(
+            src,
+            if MAX == 0xFF {
+                TargetEncoding::Iso8859_1
+            } else {
+                TargetEncoding::UsAscii
+            },
+            out,
+        );
     }
 }
 
-/// [`decode_short`] for a string with a non-ASCII byte at `from`: a
-/// character at a time on the stack when it is short (one copy out), by
-/// the vector kernels from `from` on otherwise (the bytes before being
-/// ASCII, the conversion from there is the whole string's).
+/// `out.extend_from_slice(src)`, out of line (see
+/// [`xml_utf8_decode_into`]). Up to 16 bytes, with room in `out`: the
+/// string as two words from overlapping loads, stored whole and cut (no
+/// call of `memcpy`, no registers saved, nothing stored and read back).
 #[inline(never)]
-fn decode_short_rest<const MAX: u32>(src: &[u8], from: usize, out: &mut Vec<u8>) {
-    let n = src.len();
-    if n > SCALAR_MAX {
-        out.extend_from_slice(&src[..from]);
-        let target = if MAX == 0xFF {
-            TargetEncoding::Iso8859_1
-        } else {
-            TargetEncoding::UsAscii
-        };
-        decode_until(&src[from..], n - from, target, out);
-        return;
+fn append(src: &[u8], out: &mut Vec<u8>) {
+    let (n, len) = (src.len(), out.len());
+    if n > 16 || out.capacity() - len < 16 {
+        return append_long(src, out);
     }
-    let mut buf = [0u8; SHORT_SCALAR];
+    let word = |at: usize| u64::from_le_bytes(src[at..at + 8].try_into().expect("eight bytes"));
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            src[at..at + 4].try_into().expect("four bytes"),
+        ))
+    };
+    let (low, high) = if n >= 8 {
+        // bytes 8.. at the bottom of the second word (none at 8 bytes)
+        (
+            word(0),
+            word(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0),
+        )
+    } else if n >= 4 {
+        (half(0) | (half(n - 4) << (8 * (n - 4))), 0)
+    } else if n > 0 {
+        // the first, the middle and the last byte (the same one more than
+        // once under three bytes)
+        let byte = |at: usize| u64::from(src[at]) << (8 * at);
+        (byte(0) | byte(n / 2) | byte(n - 1), 0)
+    } else {
+        return;
+    };
+    let both = u128::from(low) | (u128::from(high) << 64);
+    out.extend_from_slice(&both.to_le_bytes());
+    out.truncate(len + n);
+}
+
+/// [`append`] through `memcpy`.
+#[inline(never)]
+fn append_long(src: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(src);
+}
+
+/// [`decode_short`] for a string of at most `BUF - 8` bytes with a
+/// non-ASCII byte: converted by [`convert_short`] straight into `out`
+/// when it has room for `BUF` more bytes (grown by a zeroed block of
+/// constant size, then cut), into a stack buffer copied out otherwise.
+/// Writing in place spares the copy and the reload of bytes just stored
+/// (a load that spans several stores waits for them to reach the cache).
+#[inline(never)]
+fn decode_short_rest<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec<u8>) {
+    let len = out.len();
+    if out.capacity() - len < BUF {
+        return decode_short_buffered::<MAX, BUF>(src, out);
+    }
+    out.extend_from_slice(&[0; BUF]);
+    let dst = out.last_chunk_mut::<BUF>().expect("BUF bytes just added");
+    match convert_short::<MAX, BUF>(src, dst) {
+        Ok(written) => out.truncate(len + written),
+        Err((read, written)) => {
+            out.truncate(len + written);
+            decode_short_tail::<MAX>(src, read, out);
+        }
+    }
+}
+
+/// [`decode_short_rest`] without room in `out`: through a stack buffer.
+#[inline(never)]
+fn decode_short_buffered<const MAX: u32, const BUF: usize>(src: &[u8], out: &mut Vec<u8>) {
+    let mut buf = [0; BUF];
+    let (read, written) = match convert_short::<MAX, BUF>(src, &mut buf) {
+        Ok(written) => (src.len(), written),
+        Err(stop) => stop,
+    };
+    out.reserve(written + src.len() - read);
+    out.extend_from_slice(&buf[..written]);
+    decode_short_tail::<MAX>(src, read, out);
+}
+
+/// Converts `src` (at most `BUF - 8` bytes, `BUF - 8` a power of two)
+/// into `dst` and returns the bytes written; or, at a character of three
+/// or four bytes or a malformed sequence, `Err` of where it stopped in
+/// `src` and the bytes written before. ASCII goes a word at a time
+/// (stored whole, the output moving on by the ASCII bytes in it), a
+/// two-byte character (Latin-1's letters) in line: no call, so no
+/// registers saved.
+#[inline(always)]
+fn convert_short<const MAX: u32, const BUF: usize>(
+    src: &[u8],
+    dst: &mut [u8; BUF],
+) -> Result<usize, (usize, usize)> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = src.len();
+    // `o <= i < n <= BUF - 8`: a byte or a word stored at `o & mask` fits,
+    // and the mask only spares the bounds checks.
+    let mask = BUF - 8 - 1;
     let (mut i, mut o) = (0, 0);
     while i < n {
         let b = src[i];
-        let (byte, width) = if b < 0x80 {
-            (b, 1)
-        } else if i + 1 < n && b.wrapping_sub(0xC2) <= 0xDF - 0xC2 && src[i + 1] & 0xC0 == 0x80 {
-            // two bytes (Latin-1's own letters among them), also at the
-            // end of the string, where `decode_one` has no word in view
-            let cp = (u32::from(b & 0x1F) << 6) | u32::from(src[i + 1] & 0x3F);
-            (narrow::<MAX>(cp), 2)
-        } else {
-            decode_one_cold::<MAX>(src, i)
+        if b < 0x80 {
+            let w = if BUF <= 16 {
+                // under eight bytes: one at a time, fewer registers
+                dst[o & mask] = b;
+                i += 1;
+                o += 1;
+                continue;
+            } else if let Some(word) = src.get(i..i + 8) {
+                u64::from_le_bytes(word.try_into().expect("eight bytes"))
+            } else if n >= 8 {
+                // the last word, shifted down to start at `i`: zeros
+                // (ASCII) past the end, taken back below
+                let last = u64::from_le_bytes(src[n - 8..].try_into().expect("eight bytes"));
+                last >> (8 * (i + 8 - n))
+            } else {
+                dst[o & mask] = b;
+                i += 1;
+                o += 1;
+                continue;
+            };
+            let at = o & mask;
+            dst[at..at + 8].copy_from_slice(&w.to_le_bytes());
+            // `b` is ASCII, so the run is one to eight bytes (no high bit:
+            // 64 trailing zeros)
+            let run = (w & HIGH).trailing_zeros() as usize / 8;
+            i += run;
+            o += run;
+            continue;
+        }
+        let byte = match src.get(i + 1) {
+            // U+0080..=U+00FF into ISO-8859-1: the continuation byte, plus
+            // 0x40 after C3
+            Some(&next) if MAX == 0xFF && b & 0xFE == 0xC2 && next & 0xC0 == 0x80 => {
+                next + ((b & 1) << 6)
+            }
+            Some(&next) if b.wrapping_sub(0xC2) <= 0xDF - 0xC2 && next & 0xC0 == 0x80 => {
+                narrow::<MAX>((u32::from(b & 0x1F) << 6) | u32::from(next & 0x3F))
+            }
+            _ => return Err((i, o)),
         };
-        // `o < i + 1 <= n <= SCALAR_MAX < SHORT_SCALAR`: the mask only spares the
-        // bounds check
-        buf[o & (SHORT_SCALAR - 1)] = byte;
-        i += width;
+        dst[o & mask] = byte;
+        i += 2;
         o += 1;
     }
-    let len = out.len();
-    if out.capacity() - len >= SHORT_SCALAR {
-        // the whole buffer, a copy of constant size (no call), then cut
-        out.extend_from_slice(&buf);
-        out.truncate(len + o);
-    } else {
-        out.extend_from_slice(&buf[..o]);
+    // A word read past the end counted its zeros.
+    Ok(o - (i - n))
+}
+
+/// The end of [`decode_short_rest`] from `from` (a character of three or
+/// four bytes or a malformed sequence, or the end): a character at a time.
+#[inline(never)]
+fn decode_short_tail<const MAX: u32>(src: &[u8], from: usize, out: &mut Vec<u8>) {
+    out.reserve(src.len() - from);
+    let mut i = from;
+    while let Some(&b) = src.get(i) {
+        let (byte, width) = if b < 0x80 {
+            (b, 1)
+        } else {
+            decode_one::<MAX>(src, i)
+        };
+        out.push(byte);
+        i += width;
     }
 }
 
-/// [`decode_one`] out of line: the characters of three and four bytes,
-/// and anything malformed, in [`decode_short_rest`].
-#[inline(never)]
-fn decode_one_cold<const MAX: u32>(src: &[u8], i: usize) -> (u8, usize) {
-    decode_one::<MAX>(src, i)
-}
-
-/// The length of the run of ASCII bytes at the start of `src`: words of
-/// eight, the last one overlapping the one before; under eight bytes, two
-/// overlapping words of four, or the bytes one by one.
+/// Whether `src` (at most [`SHORT`] bytes) is all ASCII: words of eight,
+/// the last one overlapping the one before; under eight bytes, two
+/// overlapping words of four, or the first, middle and last byte.
 #[inline(always)]
-fn ascii_prefix(src: &[u8]) -> usize {
+fn is_ascii_short(src: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let word = |at: usize| {
-        let w: [u8; 8] = src[at..at + 8].try_into().expect("eight bytes");
-        u64::from_le_bytes(w) & HIGH
-    };
+    let word = |at: usize| u64::from_le_bytes(src[at..at + 8].try_into().expect("eight bytes"));
+    let half = |at: usize| u32::from_le_bytes(src[at..at + 4].try_into().expect("four bytes"));
     let n = src.len();
     if n >= 8 {
         let mut i = 0;
         while i + 8 < n {
-            let high = word(i);
-            if high != 0 {
-                return i + high.trailing_zeros() as usize / 8;
+            if word(i) & HIGH != 0 {
+                return false;
             }
             i += 8;
         }
-        // The bytes before `n - 8` are ASCII: the first high bit of the
-        // last word is the first of the string.
-        let high = word(n - 8);
-        return if high == 0 {
-            n
-        } else {
-            n - 8 + high.trailing_zeros() as usize / 8
-        };
+        return word(n - 8) & HIGH == 0;
     }
     if n >= 4 {
-        let half = |at: usize| {
-            let w: [u8; 4] = src[at..at + 4].try_into().expect("four bytes");
-            u32::from_le_bytes(w) & 0x8080_8080
-        };
-        let (head, tail) = (half(0), half(n - 4));
-        return if head != 0 {
-            head.trailing_zeros() as usize / 8
-        } else if tail == 0 {
-            n
-        } else {
-            n - 4 + tail.trailing_zeros() as usize / 8
-        };
+        return (half(0) | half(n - 4)) & 0x8080_8080 == 0;
     }
-    src.iter().position(|&b| b >= 0x80).unwrap_or(n)
+    if n == 0 {
+        return true;
+    }
+    (src[0] | src[n / 2] | src[n - 1]) < 0x80
 }
 
 /// Converts the UTF-8 bytes `src` to `target` as PHP's `xml_utf8_decode()`
@@ -465,16 +562,143 @@ mod tests {
         assert!(checked > 30_000, "{checked} strings");
     }
 
+    /// The sequences of one to four bytes the short path is checked
+    /// with: every byte, and every lead class followed by every class of
+    /// second, third and fourth byte (each continuation range that E0, ED,
+    /// F0 and F4 treat apart, ASCII, leads and bytes never valid).
+    fn sequences() -> Vec<Vec<u8>> {
+        let mut all: Vec<Vec<u8>> = (0..=0xFF).map(|b| vec![b]).collect();
+        let seconds = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC3, 0xFF,
+        ];
+        for lead in [
+            0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xDF, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
+        ] {
+            for second in seconds {
+                all.push(vec![lead, second]);
+            }
+        }
+        for lead in [0xE0, 0xE1, 0xE2, 0xED, 0xEE, 0xEF] {
+            for second in [0x41, 0x80, 0x9F, 0xA0, 0xBF] {
+                for third in [0x41, 0x80, 0xBF, 0xC3] {
+                    all.push(vec![lead, second, third]);
+                }
+            }
+        }
+        for lead in [0xF0, 0xF1, 0xF3, 0xF4, 0xF5] {
+            for second in [0x41, 0x80, 0x8F, 0x90, 0xBF] {
+                for third in [0x41, 0x80, 0xBF] {
+                    for fourth in [0x41, 0x80, 0xBF] {
+                        all.push(vec![lead, second, third, fourth]);
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    /// Buffers reused by [`Splices::check`].
+    #[derive(Default)]
+    struct Splices {
+        src: Vec<u8>,
+        expected: Vec<u8>,
+        out: Vec<u8>,
+        checked: usize,
+    }
+
+    impl Splices {
+        /// `filler[..len]` with `sequence` spliced in at `at` and cut to
+        /// `len` bytes: the short path and the reference agree on it for
+        /// each target.
+        fn check(
+            &mut self,
+            filler: &[u8],
+            sequence: &[u8],
+            at: usize,
+            len: usize,
+            targets: &[TargetEncoding],
+        ) {
+            self.src.clear();
+            self.src.extend_from_slice(&filler[..at]);
+            self.src.extend_from_slice(sequence);
+            self.src.extend_from_slice(&filler[at..len]);
+            self.src.truncate(len);
+            for &target in targets {
+                self.expected.clear();
+                xml_utf8_decode_reference_into(&self.src, target, &mut self.expected);
+                self.out.clear();
+                xml_utf8_decode_into(&self.src, target, &mut self.out);
+                assert_eq!(self.out, self.expected, "{:02X?} to {target}", self.src);
+                self.checked += 1;
+            }
+        }
+    }
+
+    /// Every sequence of [`sequences`] at every offset of every string
+    /// of 0 to [`SHORT`] bytes (cut short where it runs past the end),
+    /// amid ASCII and amid French text (whose letters the splice may cut):
+    /// the short path gives the reference's bytes for both targets.
     #[test]
-    fn ascii_prefix_finds_the_first_high_byte() {
+    fn every_short_string_shape_agrees_with_the_reference() {
+        let ascii: Vec<u8> = (0..SHORT).map(|k| b'a' + (k % 26) as u8).collect();
+        let french: Vec<u8> = "café été à noël ".bytes().cycle().take(SHORT).collect();
+        let sequences = sequences();
+        let mut splices = Splices::default();
+        for sequence in &sequences {
+            for filler in [&ascii, &french] {
+                for len in 0..=SHORT {
+                    for at in 0..len {
+                        splices.check(
+                            filler,
+                            sequence,
+                            at,
+                            len,
+                            &[TargetEncoding::Iso8859_1, TargetEncoding::UsAscii],
+                        );
+                    }
+                }
+            }
+        }
+        assert!(sequences.len() > 700, "{} sequences", sequences.len());
+        assert!(splices.checked > 6_000_000, "{} strings", splices.checked);
+    }
+
+    /// Every sequence of two bytes at the offsets around a word's end
+    /// (where the short path switches between a word and its last
+    /// bytes), in strings of the lengths around its blocks' sizes.
+    #[test]
+    fn every_byte_pair_agrees_with_the_reference_at_word_ends() {
+        let filler: Vec<u8> = (0..SHORT).map(|k| b'a' + (k % 26) as u8).collect();
+        let mut splices = Splices::default();
+        for first in 0..=0xFF {
+            for second in 0..=0xFF {
+                for len in [2, 3, 7, 8, 9, 16, 17, 24, 32, 33, 63, 64] {
+                    for at in [0, 6, 7, 8, 14, 15, len - 2, len - 1] {
+                        if at < len {
+                            splices.check(
+                                &filler,
+                                &[first, second],
+                                at,
+                                len,
+                                &[TargetEncoding::Iso8859_1],
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(splices.checked > 3_000_000, "{} strings", splices.checked);
+    }
+
+    #[test]
+    fn is_ascii_short_finds_any_high_byte() {
         for len in 0..=SHORT {
             let ascii = vec![b'q'; len];
-            assert_eq!(ascii_prefix(&ascii), len);
+            assert!(is_ascii_short(&ascii), "length {len}");
             for at in 0..len {
                 let mut s = ascii.clone();
                 s[at] = 0x80;
-                s[len - 1] |= 0x80;
-                assert_eq!(ascii_prefix(&s), at, "length {len}");
+                assert!(!is_ascii_short(&s), "length {len}, high byte at {at}");
             }
         }
     }
