@@ -191,6 +191,11 @@ fn reader_prints_php_traces() {
             // unit produced until the next call: PHP's extra empty call
             // writes it out, a final last block does not.
             Some(_) if case.name.starts_with("encodings/wide-icu-pivot") => {}
+            // Likewise an illegal unit in a UCS-4 document in one piece:
+            // PHP's empty final call writes out what ICU's pivot kept.
+            Some(n)
+                if case.name.starts_with("encodings/wide-icu-illegal-")
+                    && usize::try_from(n).is_ok_and(|n| n >= data.len()) => {}
             // Likewise a UTF-16 document in one piece: final at once, its
             // long declaration is cut at 45 characters (57); PHP's empty
             // final call converts the rest first.
