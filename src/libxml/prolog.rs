@@ -2,6 +2,7 @@
 //! notation, attribute-list and element declarations, PE references).
 
 use super::chars::{is_blank, is_char, push_utf8, string_name_len};
+use super::charsets::{Form, Order};
 use super::content::qname_key;
 use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
 use crate::sax::Sax;
@@ -195,6 +196,9 @@ impl Core {
             if mode != self.input.enc.mode {
                 self.switch_encoding(mode);
             }
+        } else if let Some(order) = icu_utf16_order(&upper).filter(|_| utf16_mode) {
+            // only ICU opens the name: its converter replaces the guess
+            self.switch_encoding(encoding::Mode::Wide(Form::IcuUtf16(order)));
         } else if upper == b"UTF-8" || upper == b"UTF8" || (utf16_mode && names_utf16(&upper)) {
         } else {
             // libxml2's own UTF-16LE and UTF-16BE handlers (iconv's for the
@@ -1171,6 +1175,25 @@ fn split_qname(n: &[u8]) -> (Option<Vec<u8>>, Vec<u8>) {
 /// Position of `needle` in `hay`.
 fn memchr_seq(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The byte order of ICU's `UTF-16LE`/`UTF-16BE` for a declared name only
+/// ICU opens (`ucnv_compareNames` ignores case and punctuation): libxml2's
+/// own handlers take `UTF-16LE`/`UTF-16BE` and iconv `UTF16LE`/`UTF16BE`.
+fn icu_utf16_order(upper: &[u8]) -> Option<Order> {
+    if matches!(upper, b"UTF-16LE" | b"UTF-16BE" | b"UTF16LE" | b"UTF16BE") {
+        return None;
+    }
+    let letters: Vec<u8> = upper
+        .iter()
+        .copied()
+        .filter(u8::is_ascii_alphanumeric)
+        .collect();
+    match letters.as_slice() {
+        b"UTF16LE" => Some(Order::Le),
+        b"UTF16BE" => Some(Order::Be),
+        _ => None,
+    }
 }
 
 /// Whether a declared encoding name opens a UTF-16 converter that, under
