@@ -185,10 +185,16 @@ impl Core {
             if self.input.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
-        } else if utf16_mode && (upper == b"UTF-16LE" || upper == b"UTF-16BE") {
-            // xmlSwitchInputEncodingInt: libxml2's own handler of the other
-            // order replaces the one found from the first bytes
-            let mode = if upper == b"UTF-16LE" {
+        } else if utf16_mode
+            && matches!(
+                upper.as_slice(),
+                b"UTF-16LE" | b"UTF-16BE" | b"UTF16LE" | b"UTF16BE"
+            )
+        {
+            // xmlSwitchInputEncodingInt: libxml2's own handler (iconv's for
+            // the names without a dash) of the other order replaces the one
+            // found from the first bytes
+            let mode = if upper.ends_with(b"LE") {
                 encoding::Mode::Utf16Le
             } else {
                 encoding::Mode::Utf16Be
@@ -1190,8 +1196,9 @@ fn icu_utf16_order(upper: &[u8]) -> Option<Order> {
         .filter(u8::is_ascii_alphanumeric)
         .collect();
     match letters.as_slice() {
-        b"UTF16LE" => Some(Order::Le),
-        b"UTF16BE" => Some(Order::Be),
+        // ICU's platform is little-endian here
+        b"UTF16LE" | b"UTF16PLATFORMENDIAN" => Some(Order::Le),
+        b"UTF16BE" | b"UTF16OPPOSITEENDIAN" => Some(Order::Be),
         _ => None,
     }
 }
