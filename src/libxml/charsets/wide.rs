@@ -605,4 +605,39 @@ mod tests {
         assert_eq!(calls[0].0.len(), 1023 + 4);
         assert_eq!(calls[1].0, b"xxxxxy");
     }
+
+    /// Calls of ICU's UTF-16LE: each call's output and bytes taken.
+    fn icu16_calls(calls: &[(&[u8], bool)]) -> Vec<(Vec<u8>, usize, Stop)> {
+        let mut wide = WideDecoder::new(Form::IcuUtf16(Order::Le));
+        calls
+            .iter()
+            .map(|&(raw, flush)| {
+                let mut out = Vec::new();
+                let (n, stop) = wide.convert_icu(raw, &mut out, flush);
+                (out, n, stop)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn icu_utf16_drops_a_cut_unit_when_flushed_and_keeps_the_output_back() {
+        // the odd byte is dropped; the call's output waits in the pivot
+        let calls = icu16_calls(&[(b"a\0b", true), (b"c\0", true)]);
+        assert_eq!(calls[0], (Vec::new(), 3, Stop::Done));
+        assert_eq!(calls[1], (b"ac".to_vec(), 2, Stop::Done));
+        // without flush the byte is held and completes the next unit
+        let calls = icu16_calls(&[(b"a\0b", false), (b"\0c\0", true)]);
+        assert_eq!(calls[0].0, b"a");
+        assert_eq!(calls[1].0, b"bc");
+    }
+
+    #[test]
+    fn icu_utf16_pairs_and_lone_surrogates() {
+        let calls = icu16_calls(&[(b"=\xd8", false), (b"\0\xdeA\0", true)]);
+        assert_eq!(calls[1].0, "\u{1F600}A".as_bytes());
+        // a lone trail is taken; after a lone lead the next unit is not
+        assert_eq!(icu16_calls(&[(b"A\0\0\xdcB\0", true)])[0].1, 4);
+        let lead = icu16_calls(&[(b"A\0\0\xd8B\0", true)]);
+        assert_eq!((lead[0].1, lead[0].2), (4, Stop::Illegal));
+    }
 }
