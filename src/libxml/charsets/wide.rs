@@ -524,11 +524,19 @@ mod tests {
     /// when called as libxml2's `xmlUconvWrapper` calls it.
     fn icu_calls(calls: &[(&[u8], bool)]) -> Vec<(Vec<u8>, usize, IcuStop)> {
         let mut icu = IcuUtf32::default();
+        calls_of(|raw, out, flush| icu.convert(raw, out, flush), calls)
+    }
+
+    /// Each call's output, bytes taken and stop, `convert` called in turn.
+    fn calls_of<S>(
+        mut convert: impl FnMut(&[u8], &mut Vec<u8>, bool) -> (usize, S),
+        calls: &[(&[u8], bool)],
+    ) -> Vec<(Vec<u8>, usize, S)> {
         calls
             .iter()
             .map(|&(raw, flush)| {
                 let mut out = Vec::new();
-                let (n, stop) = icu.convert(raw, &mut out, flush);
+                let (n, stop) = convert(raw, &mut out, flush);
                 (out, n, stop)
             })
             .collect()
@@ -609,14 +617,7 @@ mod tests {
     /// Calls of ICU's UTF-16LE: each call's output and bytes taken.
     fn icu16_calls(calls: &[(&[u8], bool)]) -> Vec<(Vec<u8>, usize, Stop)> {
         let mut wide = WideDecoder::new(Form::IcuUtf16(Order::Le));
-        calls
-            .iter()
-            .map(|&(raw, flush)| {
-                let mut out = Vec::new();
-                let (n, stop) = wide.convert_icu(raw, &mut out, flush);
-                (out, n, stop)
-            })
-            .collect()
+        calls_of(|raw, out, flush| wide.convert_icu(raw, out, flush), calls)
     }
 
     #[test]
