@@ -147,7 +147,9 @@ impl Decoder {
         let i;
         match self.mode {
             Mode::Utf8 => unreachable!(),
-            Mode::Wide(Form::IcuUtf32) => return self.convert_icu(&data, out, flush),
+            Mode::Wide(Form::IcuUtf32 | Form::IcuUtf16(_)) => {
+                return self.convert_icu(&data, out, flush);
+            }
             Mode::Wide(_) => {
                 let wide = self.wide.as_mut().expect("set with the mode");
                 let (n, stop) = wide.convert(&data, out);
@@ -238,7 +240,8 @@ impl Decoder {
     /// ICU raw input is left to convert: libxml2's push loop converts it
     /// at each step (`xmlParseTryOrFinish`'s flush of the raw buffer).
     pub(super) fn icu_waits(&self) -> bool {
-        matches!(self.mode, Mode::Wide(Form::IcuUtf32)) && !self.pending.is_empty()
+        matches!(self.mode, Mode::Wide(Form::IcuUtf32 | Form::IcuUtf16(_)))
+            && !self.pending.is_empty()
     }
 
     /// The multi-byte charsets' conversion of `data`, whose last `fresh`

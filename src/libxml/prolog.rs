@@ -2,6 +2,7 @@
 //! notation, attribute-list and element declarations, PE references).
 
 use super::chars::{is_blank, is_char, push_utf8, string_name_len};
+use super::charsets::{Form, Order};
 use super::content::qname_key;
 use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
 use crate::sax::Sax;
@@ -184,10 +185,16 @@ impl Core {
             if self.input.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
-        } else if utf16_mode && (upper == b"UTF-16LE" || upper == b"UTF-16BE") {
-            // xmlSwitchInputEncodingInt: libxml2's own handler of the other
-            // order replaces the one found from the first bytes
-            let mode = if upper == b"UTF-16LE" {
+        } else if utf16_mode
+            && matches!(
+                upper.as_slice(),
+                b"UTF-16LE" | b"UTF-16BE" | b"UTF16LE" | b"UTF16BE"
+            )
+        {
+            // xmlSwitchInputEncodingInt: libxml2's own handler (iconv's for
+            // the names without a dash) of the other order replaces the one
+            // found from the first bytes
+            let mode = if upper.ends_with(b"LE") {
                 encoding::Mode::Utf16Le
             } else {
                 encoding::Mode::Utf16Be
@@ -195,6 +202,9 @@ impl Core {
             if mode != self.input.enc.mode {
                 self.switch_encoding(mode);
             }
+        } else if let Some(order) = icu_utf16_order(&upper).filter(|_| utf16_mode) {
+            // only ICU opens the name: its converter replaces the guess
+            self.switch_encoding(encoding::Mode::Wide(Form::IcuUtf16(order)));
         } else if upper == b"UTF-8" || upper == b"UTF8" || (utf16_mode && names_utf16(&upper)) {
         } else {
             // libxml2's own UTF-16LE and UTF-16BE handlers (iconv's for the
@@ -1173,19 +1183,35 @@ fn memchr_seq(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Whether a declared encoding name opens a UTF-16 converter that, under
-/// a UTF-16 guess, reads on as the guess does: iconv's `UTF16LE`/`UTF16BE`
-/// and ICU's names compared without punctuation (`ucnv_compareNames`).
-/// Another name starting with `UTF-16` opens nothing: "Unsupported
-/// encoding" (PHP: `fixtures/php/utf16-decls/le-declares-utf-16l*`).
-fn names_utf16(upper: &[u8]) -> bool {
+/// The byte order of ICU's `UTF-16LE`/`UTF-16BE` for a declared name only
+/// ICU opens (`ucnv_compareNames` ignores case and punctuation): libxml2's
+/// own handlers take `UTF-16LE`/`UTF-16BE` and iconv `UTF16LE`/`UTF16BE`.
+fn icu_utf16_order(upper: &[u8]) -> Option<Order> {
+    if matches!(upper, b"UTF-16LE" | b"UTF-16BE" | b"UTF16LE" | b"UTF16BE") {
+        return None;
+    }
     let letters: Vec<u8> = upper
         .iter()
         .copied()
         .filter(u8::is_ascii_alphanumeric)
         .collect();
-    matches!(
-        letters.as_slice(),
-        b"UTF16" | b"UTF16LE" | b"UTF16BE" | b"UTF16PLATFORMENDIAN" | b"UTF16OPPOSITEENDIAN"
-    )
+    match letters.as_slice() {
+        // ICU's platform is little-endian here
+        b"UTF16LE" | b"UTF16PLATFORMENDIAN" => Some(Order::Le),
+        b"UTF16BE" | b"UTF16OPPOSITEENDIAN" => Some(Order::Be),
+        _ => None,
+    }
+}
+
+/// Whether a declared encoding name is ICU's `UTF-16` spelled otherwise
+/// (`UTF_16`, compared without punctuation as `ucnv_compareNames` does):
+/// under a UTF-16 guess it reads on as the guess does (ICU's BOM-sniffing
+/// `UTF-16` converter is not modelled). Another name starting with
+/// `UTF-16` opens nothing: "Unsupported encoding" (PHP:
+/// `fixtures/php/utf16-decls/le-declares-utf-16l*`).
+fn names_utf16(upper: &[u8]) -> bool {
+    upper
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .eq(b"UTF16".iter())
 }

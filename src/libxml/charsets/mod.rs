@@ -13,7 +13,7 @@ mod wide;
 pub(crate) use composing::{Composing, ComposingDecoder};
 pub(crate) use multi_byte::{MultiByte, Stop as MultiByteStop, Table as MultiByteTable};
 pub(crate) use stateful::{Iso2022JpDecoder, is_iso_2022_jp};
-pub(crate) use wide::{Form, Stop, WideDecoder, form_for_label};
+pub(crate) use wide::{Form, Order, Stop, WideDecoder, form_for_label};
 
 use crate::decode::{TwoByteTable, single_byte_run};
 use single_byte::{ICU_FIRST, ICU_LABELS, LABELS, NONE, code_point, icu_compare_form};

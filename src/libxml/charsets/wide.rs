@@ -29,6 +29,9 @@ pub(crate) enum Form {
     /// ICU's `ISO-10646-UCS-4` (its UTF-32): a BOM read at the start,
     /// big-endian without one.
     IcuUtf32,
+    /// ICU's `UTF-16LE` or `UTF-16BE`, opened for a name iconv does not
+    /// know (`UTF16-LE`, `UTF_16BE`).
+    IcuUtf16(Order),
 }
 
 /// The iconv form `iconv_open` finds for a label (any case).
@@ -68,6 +71,8 @@ pub(crate) struct WideDecoder {
     settled: Option<Order>,
     /// ICU's converter, for `Form::IcuUtf32`.
     icu: IcuUtf32,
+    /// ICU's converter, for `Form::IcuUtf16`.
+    icu16: IcuUtf16,
 }
 
 impl WideDecoder {
@@ -76,6 +81,7 @@ impl WideDecoder {
             form,
             settled: None,
             icu: IcuUtf32::default(),
+            icu16: IcuUtf16::default(),
         }
     }
 
@@ -92,7 +98,7 @@ impl WideDecoder {
     /// incomplete one at the end is left. `Form::IcuUtf32` converts as
     /// [`convert_icu`](Self::convert_icu) without flush.
     pub(crate) fn convert(&mut self, raw: &[u8], out: &mut Vec<u8>) -> (usize, Stop) {
-        if self.form == Form::IcuUtf32 {
+        if matches!(self.form, Form::IcuUtf32 | Form::IcuUtf16(_)) {
             return self.convert_icu(raw, out, false);
         }
         let unit = self.unit();
@@ -113,7 +119,7 @@ impl WideDecoder {
             };
             let order = match (self.form, self.settled) {
                 (Form::Ucs2(o) | Form::Ucs4(o) | Form::Utf32(o), _) | (_, Some(o)) => o,
-                (Form::Ucs2Bom | Form::Utf32Bom | Form::IcuUtf32, None) => {
+                (Form::Ucs2Bom | Form::Utf32Bom | Form::IcuUtf32 | Form::IcuUtf16(_), None) => {
                     let bom = if be == 0xFEFF {
                         Some(Order::Be)
                     } else if le == 0xFEFF {
@@ -134,7 +140,9 @@ impl WideDecoder {
             let ok = match self.form {
                 Form::Ucs2(_) | Form::Ucs2Bom => !surrogate,
                 Form::Ucs4(_) => !surrogate && c <= 0x7FFF_FFFF,
-                Form::Utf32(_) | Form::Utf32Bom | Form::IcuUtf32 => !surrogate && c <= 0x10_FFFF,
+                Form::Utf32(_) | Form::Utf32Bom | Form::IcuUtf32 | Form::IcuUtf16(_) => {
+                    !surrogate && c <= 0x10_FFFF
+                }
             };
             if !ok {
                 return (i, Stop::Illegal);
@@ -145,7 +153,8 @@ impl WideDecoder {
         (i, Stop::Done)
     }
 
-    /// `Form::IcuUtf32`: one call of ICU's converter ([`IcuUtf32`]); the
+    /// `Form::IcuUtf32` or `Form::IcuUtf16`: one call of ICU's converter
+    /// ([`IcuUtf32`], [`IcuUtf16`]); the
     /// bytes taken (all but what follows an illegal unit, which is taken)
     /// and whether it met an illegal unit. `flush` is the flag
     /// `xmlCharEncInput` passes.
@@ -155,7 +164,10 @@ impl WideDecoder {
         out: &mut Vec<u8>,
         flush: bool,
     ) -> (usize, Stop) {
-        let (n, stop) = self.icu.convert(raw, out, flush);
+        let (n, stop) = match self.form {
+            Form::IcuUtf16(order) => self.icu16.convert(order, raw, out, flush),
+            _ => self.icu.convert(raw, out, flush),
+        };
         (
             n,
             if stop == IcuStop::Illegal {
@@ -298,6 +310,90 @@ impl IcuUtf32 {
     }
 }
 
+/// ICU's `UTF-16LE` or `UTF-16BE` as libxml2's `xmlUconvWrapper` drives
+/// it through `ucnv_convertEx` (`_UTF16LEToUnicodeWithOffsets`): the bytes
+/// of a unit or a surrogate pair cut by a call's end held, and dropped by a
+/// flushing call (every push flushes); the pivot kept across calls as for
+/// [`IcuUtf32`].
+#[derive(Clone, Debug, Default)]
+struct IcuUtf16 {
+    /// The bytes of a unit or pair cut by the end of a call (`toUBytes`).
+    held: Vec<u8>,
+    /// The UTF-8 a call that ended in an error left in the pivot.
+    pivot: Vec<u8>,
+}
+
+impl IcuUtf16 {
+    /// One `xmlUconvWrapper` call, as [`IcuUtf32::convert`]: a lead
+    /// surrogate without its trail, or a lone trail, is illegal (taken, the
+    /// unit after a lead is not).
+    fn convert(
+        &mut self,
+        order: Order,
+        data: &[u8],
+        out: &mut Vec<u8>,
+        flush: bool,
+    ) -> (usize, IcuStop) {
+        out.append(&mut self.pivot);
+        let mut pivot = Pivot::new(out.len());
+        let mut i = 0;
+        let mut stop = IcuStop::Done;
+        while i < data.len() {
+            let need = 2 - self.held.len() % 2;
+            if data.len() - i < need {
+                self.held.extend_from_slice(&data[i..]);
+                i = data.len();
+                break;
+            }
+            self.held.extend_from_slice(&data[i..i + need]);
+            i += need;
+            let h = &self.held;
+            let unit = |k: usize| -> u32 {
+                let (a, b) = (u32::from(h[k]), u32::from(h[k + 1]));
+                if order == Order::Le {
+                    a | (b << 8)
+                } else {
+                    (a << 8) | b
+                }
+            };
+            let first = unit(0);
+            if h.len() == 4 {
+                let second = unit(2);
+                if (0xDC00..0xE000).contains(&second) {
+                    pivot.emit(out, 0x1_0000 + ((first - 0xD800) << 10) + (second - 0xDC00));
+                    self.held.clear();
+                    continue;
+                }
+                // the unit after an unmatched lead is read again (its bytes
+                // from an earlier call stay held)
+                let back = i.min(2);
+                i -= back;
+                self.held = self.held[2..4 - back].to_vec();
+                stop = IcuStop::Illegal;
+                break;
+            }
+            if (0xD800..0xDC00).contains(&first) {
+                continue;
+            }
+            self.held.clear();
+            if (0xDC00..0xE000).contains(&first) {
+                stop = IcuStop::Illegal;
+                break;
+            }
+            pivot.emit(out, first);
+        }
+        if flush && stop == IcuStop::Done && !self.held.is_empty() {
+            // a unit cut by the end: dropped (the stop callback)
+            self.held.clear();
+            stop = IcuStop::Truncated;
+        }
+        if stop != IcuStop::Done {
+            self.pivot = pivot.kept(out);
+        }
+        (i, stop)
+    }
+}
+
 /// The value of a (possibly partial) unit's bytes in `order`, as ICU's
 /// UTF-32 converters accumulate it.
 fn unit_value(bytes: &[u8], order: Order) -> u32 {
@@ -428,11 +524,19 @@ mod tests {
     /// when called as libxml2's `xmlUconvWrapper` calls it.
     fn icu_calls(calls: &[(&[u8], bool)]) -> Vec<(Vec<u8>, usize, IcuStop)> {
         let mut icu = IcuUtf32::default();
+        calls_of(|raw, out, flush| icu.convert(raw, out, flush), calls)
+    }
+
+    /// Each call's output, bytes taken and stop, `convert` called in turn.
+    fn calls_of<S>(
+        mut convert: impl FnMut(&[u8], &mut Vec<u8>, bool) -> (usize, S),
+        calls: &[(&[u8], bool)],
+    ) -> Vec<(Vec<u8>, usize, S)> {
         calls
             .iter()
             .map(|&(raw, flush)| {
                 let mut out = Vec::new();
-                let (n, stop) = icu.convert(raw, &mut out, flush);
+                let (n, stop) = convert(raw, &mut out, flush);
                 (out, n, stop)
             })
             .collect()
@@ -508,5 +612,33 @@ mod tests {
         let calls = icu_calls(&[(&raw, true), (b"\0\0\0y", true)]);
         assert_eq!(calls[0].0.len(), 1023 + 4);
         assert_eq!(calls[1].0, b"xxxxxy");
+    }
+
+    /// Calls of ICU's UTF-16LE: each call's output and bytes taken.
+    fn icu16_calls(calls: &[(&[u8], bool)]) -> Vec<(Vec<u8>, usize, Stop)> {
+        let mut wide = WideDecoder::new(Form::IcuUtf16(Order::Le));
+        calls_of(|raw, out, flush| wide.convert_icu(raw, out, flush), calls)
+    }
+
+    #[test]
+    fn icu_utf16_drops_a_cut_unit_when_flushed_and_keeps_the_output_back() {
+        // the odd byte is dropped; the call's output waits in the pivot
+        let calls = icu16_calls(&[(b"a\0b", true), (b"c\0", true)]);
+        assert_eq!(calls[0], (Vec::new(), 3, Stop::Done));
+        assert_eq!(calls[1], (b"ac".to_vec(), 2, Stop::Done));
+        // without flush the byte is held and completes the next unit
+        let calls = icu16_calls(&[(b"a\0b", false), (b"\0c\0", true)]);
+        assert_eq!(calls[0].0, b"a");
+        assert_eq!(calls[1].0, b"bc");
+    }
+
+    #[test]
+    fn icu_utf16_pairs_and_lone_surrogates() {
+        let calls = icu16_calls(&[(b"=\xd8", false), (b"\0\xdeA\0", true)]);
+        assert_eq!(calls[1].0, "\u{1F600}A".as_bytes());
+        // a lone trail is taken; after a lone lead the next unit is not
+        assert_eq!(icu16_calls(&[(b"A\0\0\xdcB\0", true)])[0].1, 4);
+        let lead = icu16_calls(&[(b"A\0\0\xd8B\0", true)]);
+        assert_eq!((lead[0].1, lead[0].2), (4, Stop::Illegal));
     }
 }
