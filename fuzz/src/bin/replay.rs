@@ -24,7 +24,8 @@ fn main() {
         let (mut at, mut k) = (0, 0);
         while at < data.len() {
             let n = sizes[k % sizes.len()].min(data.len() - at);
-            parser.parse(&mut trace, &data[at..at + n], false);
+            // as trace.php, only the final call's result is printed
+            let _ = parser.parse(&mut trace, &data[at..at + n], false);
             at += n;
             k += 1;
         }
