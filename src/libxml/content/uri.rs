@@ -62,14 +62,7 @@ fn query_and_fragment_end(u: &[u8], mut i: usize) -> bool {
 
 /// `[ userinfo "@" ] host [ ":" port ]`.
 fn authority(u: &[u8], start: usize) -> Option<usize> {
-    let mut i = start;
-    while let Some(n) = pct_len(u, i).or_else(|| {
-        u.get(i)
-            .is_some_and(|&c| unreserved(c) || sub_delim(c) || c == b':')
-            .then_some(1)
-    }) {
-        i += n;
-    }
+    let mut i = skip(u, start, |c| unreserved(c) || sub_delim(c) || c == b':');
     i = if u.get(i) == Some(&b'@') {
         i + 1
     } else {
@@ -78,13 +71,7 @@ fn authority(u: &[u8], start: usize) -> Option<usize> {
     if u.get(i) == Some(&b'[') {
         i += 1 + u[i + 1..].iter().position(|&c| c == b']')? + 1;
     } else {
-        while let Some(n) = pct_len(u, i).or_else(|| {
-            u.get(i)
-                .is_some_and(|&c| unreserved(c) || sub_delim(c))
-                .then_some(1)
-        }) {
-            i += n;
-        }
+        i = skip(u, i, |c| unreserved(c) || sub_delim(c));
     }
     if u.get(i) == Some(&b':') {
         i += 1;
@@ -125,22 +112,26 @@ fn segment(u: &[u8], mut i: usize, stop: Option<u8>) -> Option<usize> {
     Some(i)
 }
 
-/// Skips pchars and the bytes `extra` admits.
-fn scan(u: &[u8], mut i: usize, extra: impl Fn(u8) -> bool) -> usize {
-    while let Some(n) = pchar_len(u, i).or_else(|| u.get(i).is_some_and(|&c| extra(c)).then_some(1))
-    {
+/// Skips `%XX` escapes and the bytes `byte` admits.
+fn skip(u: &[u8], mut i: usize, byte: impl Fn(u8) -> bool) -> usize {
+    while let Some(n) = pct_len(u, i).or_else(|| u.get(i).is_some_and(|&c| byte(c)).then_some(1)) {
         i += n;
     }
     i
 }
 
+/// Skips pchars and the bytes `extra` admits.
+fn scan(u: &[u8], i: usize, extra: impl Fn(u8) -> bool) -> usize {
+    skip(u, i, |c| pchar_byte(c) || extra(c))
+}
+
 /// Length of the pchar at `i`: `%XX` (3), unreserved, sub-delims, `:`, `@` (1).
 fn pchar_len(u: &[u8], i: usize) -> Option<usize> {
-    pct_len(u, i).or_else(|| {
-        u.get(i)
-            .is_some_and(|&c| unreserved(c) || sub_delim(c) || c == b':' || c == b'@')
-            .then_some(1)
-    })
+    pct_len(u, i).or_else(|| u.get(i).is_some_and(|&c| pchar_byte(c)).then_some(1))
+}
+
+fn pchar_byte(c: u8) -> bool {
+    unreserved(c) || sub_delim(c) || c == b':' || c == b'@'
 }
 
 fn pct_len(u: &[u8], i: usize) -> Option<usize> {
