@@ -14,7 +14,7 @@ use crate::sax::Sax;
 
 use super::{
     MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_short, general_only,
-    plain_prefix, predefined_at,
+    plain_prefix, predefined_at, valid_uri,
 };
 
 /// The namespace the prefix `xml` is bound to.
@@ -791,29 +791,6 @@ pub(in crate::libxml) fn qname_key(prefix: Option<&[u8]>, local: &[u8]) -> Vec<u
         }
         None => local.to_vec(),
     }
-}
-
-/// Rough `xmlParseURI` acceptance: RFC 3986 characters and `%XX` escapes.
-pub(in crate::libxml) fn valid_uri(u: &[u8]) -> bool {
-    let mut i = 0;
-    while i < u.len() {
-        let c = u[i];
-        if c == b'%' {
-            if !u.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
-                || !u.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
-            {
-                return false;
-            }
-            i += 3;
-            continue;
-        }
-        let ok = c.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?#[]".contains(&c);
-        if !ok {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Whether a URI starts with a scheme.
