@@ -610,15 +610,7 @@ impl Positions {
     }
 
     fn write(&self, out: &mut Vec<u8>) {
-        // sixteen bytes at once and the excess cut off: cheaper than a
-        // copy of variable length
-        let end = out.len() + 20 - self.start;
-        if self.start >= 4 {
-            out.extend_from_slice(&self.digits[self.start..self.start + 16]);
-            out.truncate(end);
-        } else {
-            out.extend_from_slice(&self.digits[self.start..20]);
-        }
+        crate::json::push_digits(&self.digits, self.start, out);
     }
 
     /// The next key.

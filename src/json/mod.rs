@@ -49,7 +49,7 @@ mod value;
 pub use error::JsonError;
 pub use escape::{escape_string, escape_string_reference};
 pub use flags::JsonFlags;
-pub(crate) use number::write_int;
+pub(crate) use number::{push_digits, write_int};
 pub use stream::{StructJsonError, write_struct};
 pub(crate) use stream::{utf8, values_are_utf8, write_struct_lines, write_struct_to};
 pub use structure::{index_to_value, struct_to_value, values_to_value};

@@ -179,8 +179,15 @@ pub(crate) fn write_int(value: i64, out: &mut Vec<u8>) {
     if value < 0 {
         out.push(b'-');
     }
-    // sixteen bytes at once and the excess cut off: cheaper than a copy of
-    // variable length
+    push_digits(&digits, at, out);
+}
+
+/// Appends `digits[at..20]`, the digits of a number written from the
+/// right to end at 20: sixteen bytes at once and the excess cut off,
+/// cheaper than a copy of variable length (the bytes after 20 are room
+/// for it).
+#[inline]
+pub(crate) fn push_digits(digits: &[u8; 36], at: usize, out: &mut Vec<u8>) {
     let end = out.len() + 20 - at;
     if at >= 4 {
         out.extend_from_slice(&digits[at..at + 16]);

@@ -931,18 +931,7 @@ impl Builder {
     /// Character data, already in the target encoding.
     #[inline]
     pub(crate) fn cdata(&mut self, text: &[u8], skip: usize, skip_white: bool) {
-        // more text for the value the last text went to
-        let bytes = &mut self.data.bytes;
-        if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
-            && entry.value.short_end() == Some(bytes.len())
-            && text.len() < (PackedSpan::LONG - entry.value.len) as usize
-        {
-            bytes.extend_from_slice(text);
-            // below `LONG`, checked above
-            entry.value.len += text.len() as u32;
-            return;
-        }
-        self.cdata_slow(text, |out| out.extend_from_slice(text), skip, skip_white);
+        self.cdata_with(text, |out| out.extend_from_slice(text), skip, skip_white);
     }
 
     /// Character data `raw` as the parser gives it, which `write` appends
