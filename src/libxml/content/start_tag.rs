@@ -14,7 +14,7 @@ use crate::sax::Sax;
 
 use super::{
     MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_short, general_only,
-    plain_prefix, predefined_at, valid_uri,
+    plain_prefix, predefined_at, scheme_end, valid_uri,
 };
 
 /// The namespace the prefix `xml` is bound to.
@@ -488,7 +488,7 @@ impl Core {
             if !url.is_empty() {
                 if !valid_uri(&url) {
                     self.error(err::WAR_NS_URI);
-                } else if !has_scheme(&url) {
+                } else if scheme_end(&url).is_none() {
                     self.warning();
                 }
                 if url == XML_NS {
@@ -791,22 +791,6 @@ pub(in crate::libxml) fn qname_key(prefix: Option<&[u8]>, local: &[u8]) -> Vec<u
         }
         None => local.to_vec(),
     }
-}
-
-/// Whether a URI starts with a scheme.
-fn has_scheme(u: &[u8]) -> bool {
-    if !u.first().is_some_and(u8::is_ascii_alphabetic) {
-        return false;
-    }
-    for &c in &u[1..] {
-        if c == b':' {
-            return true;
-        }
-        if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
-            return false;
-        }
-    }
-    false
 }
 
 /// The first earlier attribute each SAX2 attribute clashes with, as

@@ -12,22 +12,23 @@ pub(in crate::libxml) fn valid_uri(u: &[u8]) -> bool {
     absolute_uri(u) || relative_ref(u)
 }
 
+/// Where `u`'s `scheme ":"` puts its `:`, if `u` starts with one
+/// (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`).
+pub(in crate::libxml) fn scheme_end(u: &[u8]) -> Option<usize> {
+    if !u.first().is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let i = 1 + u[1..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+        .count();
+    (u.get(i) == Some(&b':')).then_some(i)
+}
+
 /// `scheme ":" hier-part [ "?" query ] [ "#" fragment ]`.
 fn absolute_uri(u: &[u8]) -> bool {
-    if !u.first().is_some_and(u8::is_ascii_alphabetic) {
-        return false;
-    }
-    let mut i = 1;
-    while u
-        .get(i)
-        .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
-    {
-        i += 1;
-    }
-    if u.get(i) != Some(&b':') {
-        return false;
-    }
-    hier_part(u, i + 1, None).is_some_and(|i| query_and_fragment_end(u, i))
+    scheme_end(u)
+        .is_some_and(|i| hier_part(u, i + 1, None).is_some_and(|i| query_and_fragment_end(u, i)))
 }
 
 /// `relative-part [ "?" query ] [ "#" fragment ]`.
