@@ -185,12 +185,7 @@ impl Core {
             if self.input.enc.mode == encoding::Mode::Utf8 {
                 self.fatal(err::INVALID_ENCODING);
             }
-        } else if utf16_mode
-            && matches!(
-                upper.as_slice(),
-                b"UTF-16LE" | b"UTF-16BE" | b"UTF16LE" | b"UTF16BE"
-            )
-        {
+        } else if utf16_mode && own_utf16_name(&upper) {
             // xmlSwitchInputEncodingInt: libxml2's own handler (iconv's for
             // the names without a dash) of the other order replaces the one
             // found from the first bytes
@@ -1183,11 +1178,17 @@ fn memchr_seq(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// The names of a UTF-16 byte order that libxml2's own handlers
+/// (`UTF-16LE`, `UTF-16BE`) or iconv (`UTF16LE`, `UTF16BE`) open.
+fn own_utf16_name(upper: &[u8]) -> bool {
+    matches!(upper, b"UTF-16LE" | b"UTF-16BE" | b"UTF16LE" | b"UTF16BE")
+}
+
 /// The byte order of ICU's `UTF-16LE`/`UTF-16BE` for a declared name only
 /// ICU opens (`ucnv_compareNames` ignores case and punctuation): libxml2's
 /// own handlers take `UTF-16LE`/`UTF-16BE` and iconv `UTF16LE`/`UTF16BE`.
 fn icu_utf16_order(upper: &[u8]) -> Option<Order> {
-    if matches!(upper, b"UTF-16LE" | b"UTF-16BE" | b"UTF16LE" | b"UTF16BE") {
+    if own_utf16_name(upper) {
         return None;
     }
     let letters: Vec<u8> = upper
