@@ -15,7 +15,6 @@
 
 use std::io::{self, Write};
 
-use crate::decode::{Status, next_utf8_char};
 use crate::json::sink::{POSITIONS_PER_SPILL, SPILL_AT, Sink, Spill};
 use crate::json::{
     JsonError, JsonFlags, StructJsonError, values_are_utf8, write_struct_lines, write_struct_to,
@@ -212,7 +211,102 @@ pub fn quote(s: &[u8], out: &mut Vec<u8>) {
 /// [`quote`] without the surrounding quotes. Quoting is per character, so
 /// a string may be quoted in pieces that do not split a UTF-8 sequence
 /// (see [`quote_cut`]).
+///
+/// Runs of printable ASCII are found a word at a time and copied whole;
+/// a run holding high bytes is checked as UTF-8 in one call, whose answer
+/// (shortest form, no surrogates, at most U+10FFFF) is exactly what PHP's
+/// decoder accepts. [`quote_body_reference`] is the byte loop.
 fn quote_body(s: &[u8], out: &mut Vec<u8>) {
+    out.reserve(s.len());
+    let mut rest = s;
+    loop {
+        let plain = printable_ascii_prefix(rest);
+        out.extend_from_slice(&rest[..plain]);
+        rest = &rest[plain..];
+        let Some(&b) = rest.first() else { return };
+        // a lead byte followed by a continuation byte may start well-formed
+        // UTF-8 (any other high byte is escaped at once: the Latin-1 text
+        // of an ISO-8859-1 target); the next 64 bytes up to an escaped
+        // ASCII byte are checked in one call
+        if matches!(b, 0xC2..=0xF4) && rest.get(1).is_some_and(|&c| c & 0xC0 == 0x80) {
+            let window = &rest[..rest.len().min(64)];
+            let run = window
+                .iter()
+                .position(|&c| c < 0x20 || matches!(c, b'"' | b'\\' | 0x7F))
+                .unwrap_or(window.len());
+            // a character cut by the window's end is checked again from
+            // its start on the next turn
+            let valid = match simdutf8::compat::from_utf8(&window[..run]) {
+                Ok(_) => run,
+                Err(e) => e.valid_up_to(),
+            };
+            if valid > 0 {
+                out.extend_from_slice(&rest[..valid]);
+                rest = &rest[valid..];
+                continue;
+            }
+        }
+        quote_byte(rest[0], out);
+        rest = &rest[1..];
+    }
+}
+
+/// How `q()` writes a byte that does not stand as itself.
+fn quote_byte(b: u8, out: &mut Vec<u8>) {
+    match b {
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.extend_from_slice(&[
+                b'\\',
+                b'x',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]);
+        }
+    }
+}
+
+/// How many leading bytes of `s` are printable ASCII other than `"` and
+/// `\` (0x20..=0x7E): eight at a time, then byte by byte.
+fn printable_ascii_prefix(s: &[u8]) -> usize {
+    const ONES: u64 = u64::MAX / 0xFF;
+    const HIGH: u64 = ONES * 0x80;
+    let mut words = s.chunks_exact(8);
+    let mut n = 0;
+    for word in words.by_ref() {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        // the high bit of each byte that is below 0x20, `"`, `\`, 0x7F or
+        // high; the borrows and the carry can only mark bytes above the
+        // first marked one, so its place is exact
+        let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+        let marked = (w.wrapping_sub(ONES * 0x20) & !w
+            | zero(w ^ (ONES * u64::from(b'"')))
+            | zero(w ^ (ONES * u64::from(b'\\')))
+            | w.wrapping_add(ONES)
+            | w)
+            & HIGH;
+        if marked != 0 {
+            return n + marked.trailing_zeros() as usize / 8;
+        }
+        n += 8;
+    }
+    n + words
+        .remainder()
+        .iter()
+        .position(|&b| !matches!(b, 0x20..=0x21 | 0x23..=0x5B | 0x5D..=0x7E))
+        .unwrap_or(words.remainder().len())
+}
+
+/// The plain reference for [`quote_body`]: `q()`'s loop, a character at a
+/// time.
+#[cfg(test)]
+fn quote_body_reference(s: &[u8], out: &mut Vec<u8>) {
+    use crate::decode::{Status, next_utf8_char};
     let mut i = 0;
     while i < s.len() {
         let b = s[i];
@@ -222,8 +316,6 @@ fn quote_body(s: &[u8], out: &mut Vec<u8>) {
             continue;
         }
         if b >= 0x80 {
-            // Well-formed UTF-8 (shortest form, no surrogates, at most
-            // U+10FFFF) is exactly what PHP's decoder accepts.
             let c = next_utf8_char(s, i);
             if c.status == Status::Success {
                 out.extend_from_slice(&s[i..c.cursor]);
@@ -231,22 +323,7 @@ fn quote_body(s: &[u8], out: &mut Vec<u8>) {
                 continue;
             }
         }
-        match b {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789ABCDEF";
-                out.extend_from_slice(&[
-                    b'\\',
-                    b'x',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 15)],
-                ]);
-            }
-        }
+        quote_byte(b, out);
         i += 1;
     }
 }
@@ -1121,9 +1198,22 @@ impl<W: Write> Handler for TraceWriter<W> {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{var_export_string, var_export_string_reference};
+    use super::{quote_body, quote_body_reference, var_export_string, var_export_string_reference};
 
     proptest! {
+        #[test]
+        fn quote_body_equals_reference(
+            s in prop::collection::vec(prop::sample::select(vec![
+                0u8, b'\t', b'\n', 0x1F, b' ', b'"', b'\\', b'a', 0x7E, 0x7F,
+                0x80, 0xBF, 0xC2, 0xD0, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
+            ]), 0..120)
+        ) {
+            let (mut fast, mut plain) = (Vec::new(), Vec::new());
+            quote_body(&s, &mut fast);
+            quote_body_reference(&s, &mut plain);
+            prop_assert_eq!(fast, plain);
+        }
+
         #[test]
         fn var_export_string_equals_reference(
             s in prop::collection::vec(prop::sample::select(vec![0u8, b'\\', b'\'', b'a', b'"', 0xE9]), 0..80)
@@ -1138,7 +1228,34 @@ mod tests {
 
 #[cfg(test)]
 mod word_tests {
-    use super::{Positions, var_export_string, var_export_string_reference};
+    use super::{
+        Positions, quote_body, quote_body_reference, var_export_string, var_export_string_reference,
+    };
+
+    /// Every byte at every place of strings up to 24 bytes and around the
+    /// 64-byte window of the UTF-8 check, among ASCII, Cyrillic and emoji
+    /// neighbours, against the byte loop.
+    #[test]
+    fn quote_body_equals_the_reference_at_every_length_and_place() {
+        let fills: [&[u8]; 3] = [b"z", "\u{444}".as_bytes(), "\u{1F600}".as_bytes()];
+        for fill in fills {
+            for n in (0..=24).chain(60..=70).chain(126..=130) {
+                let base: Vec<u8> = fill.iter().copied().cycle().take(n).collect();
+                for at in 0..n.max(1) {
+                    for b in 0..=255u8 {
+                        let mut s = base.clone();
+                        if let Some(x) = s.get_mut(at) {
+                            *x = b;
+                        }
+                        let (mut fast, mut plain) = (b"x".to_vec(), b"x".to_vec());
+                        quote_body(&s, &mut fast);
+                        quote_body_reference(&s, &mut plain);
+                        assert_eq!(fast, plain, "{s:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn short_strings_equal_the_reference_at_every_length_and_place() {
