@@ -217,12 +217,26 @@ pub fn quote(s: &[u8], out: &mut Vec<u8>) {
 /// (shortest form, no surrogates, at most U+10FFFF) is exactly what PHP's
 /// decoder accepts. [`quote_body_reference`] is the byte loop.
 fn quote_body(s: &[u8], out: &mut Vec<u8>) {
-    out.reserve(s.len());
     let mut rest = s;
     loop {
-        let plain = printable_ascii_prefix(rest);
-        out.extend_from_slice(&rest[..plain]);
+        // eight bytes copied as a word, then cut back to the plain ones
+        let (word, len) = match rest.first_chunk::<8>() {
+            Some(&word) => (word, 8),
+            None if rest.is_empty() => return,
+            None => {
+                // the bytes past the end read as plain `a`
+                let mut word = [b'a'; 8];
+                word[..rest.len()].copy_from_slice(rest);
+                (word, rest.len())
+            }
+        };
+        out.extend_from_slice(&word);
+        let plain = plain_ascii_bytes(u64::from_le_bytes(word)).min(len);
+        out.truncate(out.len() - 8 + plain);
         rest = &rest[plain..];
+        if plain == 8 {
+            continue;
+        }
         let Some(&b) = rest.first() else { return };
         // a lead byte followed by a continuation byte may start well-formed
         // UTF-8 (any other high byte is escaped at once: the Latin-1 text
@@ -246,9 +260,28 @@ fn quote_body(s: &[u8], out: &mut Vec<u8>) {
                 continue;
             }
         }
-        quote_byte(rest[0], out);
+        quote_byte(b, out);
         rest = &rest[1..];
     }
+}
+
+/// How many leading bytes of the word `w` (little-endian) are printable
+/// ASCII other than `"` and `\\` (0x20..=0x7E); 8 if all are.
+#[inline(always)]
+fn plain_ascii_bytes(w: u64) -> usize {
+    const ONES: u64 = u64::MAX / 0xFF;
+    const HIGH: u64 = ONES * 0x80;
+    // the high bit of each byte that is below 0x20, `"`, `\\`, 0x7F or
+    // high; the borrows and the carry can only mark bytes above the first
+    // marked one, so its place is exact
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let marked = (w.wrapping_sub(ONES * 0x20) & !w
+        | zero(w ^ (ONES * u64::from(b'"')))
+        | zero(w ^ (ONES * u64::from(b'\\')))
+        | w.wrapping_add(ONES)
+        | w)
+        & HIGH;
+    marked.trailing_zeros() as usize / 8
 }
 
 /// How `q()` writes a byte that does not stand as itself.
@@ -269,37 +302,6 @@ fn quote_byte(b: u8, out: &mut Vec<u8>) {
             ]);
         }
     }
-}
-
-/// How many leading bytes of `s` are printable ASCII other than `"` and
-/// `\` (0x20..=0x7E): eight at a time, then byte by byte.
-fn printable_ascii_prefix(s: &[u8]) -> usize {
-    const ONES: u64 = u64::MAX / 0xFF;
-    const HIGH: u64 = ONES * 0x80;
-    let mut words = s.chunks_exact(8);
-    let mut n = 0;
-    for word in words.by_ref() {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        // the high bit of each byte that is below 0x20, `"`, `\`, 0x7F or
-        // high; the borrows and the carry can only mark bytes above the
-        // first marked one, so its place is exact
-        let zero = |x: u64| x.wrapping_sub(ONES) & !x;
-        let marked = (w.wrapping_sub(ONES * 0x20) & !w
-            | zero(w ^ (ONES * u64::from(b'"')))
-            | zero(w ^ (ONES * u64::from(b'\\')))
-            | w.wrapping_add(ONES)
-            | w)
-            & HIGH;
-        if marked != 0 {
-            return n + marked.trailing_zeros() as usize / 8;
-        }
-        n += 8;
-    }
-    n + words
-        .remainder()
-        .iter()
-        .position(|&b| !matches!(b, 0x20..=0x21 | 0x23..=0x5B | 0x5D..=0x7E))
-        .unwrap_or(words.remainder().len())
 }
 
 /// The plain reference for [`quote_body`]: `q()`'s loop, a character at a
