@@ -59,8 +59,8 @@ pub(super) struct Decoder {
     /// The decoding tree, for `Mode::MultiByte`.
     multi_byte: Option<&'static MultiByteTable>,
     /// The last conversion stopped after a sequence iconv consumed and
-    /// rejected ([`MultiByteStop::Dropped`]): the next push converts the
-    /// bytes left before its own, in a call of their own.
+    /// rejected ([`MultiByteStop::Dropped`]): the bytes after it wait for
+    /// the next call.
     after_drop: bool,
     /// Raw bytes not converted yet (an incomplete UTF-16 unit, or bytes
     /// after a conversion error). ICU holds an incomplete unit inside its
@@ -109,8 +109,9 @@ impl Decoder {
         !self.pending.is_empty()
     }
 
-    /// Raw bytes wait after a dropped sequence (`xmlParseTryOrFinish`
-    /// converts them before its next step).
+    /// Raw bytes wait after a dropped sequence: each step of
+    /// `xmlParseTryOrFinish` pushes the raw buffer through the converter
+    /// first, one `xmlCharEncInput` call, up to the next dropped sequence.
     pub(super) fn waits_after_drop(&self) -> bool {
         self.after_drop && !self.pending.is_empty()
     }
@@ -196,10 +197,23 @@ impl Decoder {
                     return self.reject(&data, i);
                 }
             }
-            Mode::MultiByte(_) => match self.convert_multi_byte(&data, raw.len(), out) {
-                Some(n) => i = n,
-                None => return false,
-            },
+            Mode::MultiByte(_) => {
+                let table = self.multi_byte.expect("set with the mode");
+                let start = out.len();
+                let (n, stop) = table.convert(&data, out);
+                self.after_drop = stop == MultiByteStop::Dropped;
+                match stop {
+                    MultiByteStop::Illegal => return self.reject(&data, n),
+                    MultiByteStop::Dropped if out.len() == start => {
+                        // xmlCharEncInput's -2: the call fails, though iconv
+                        // took the sequence and the next call goes on after it
+                        self.raw_consumed += n;
+                        self.pending = data[n..].to_vec();
+                        return false;
+                    }
+                    MultiByteStop::Dropped | MultiByteStop::Done => i = n,
+                }
+            }
             Mode::Utf16Le | Mode::Utf16Be => {
                 match utf16_to_utf8(&data, self.mode == Mode::Utf16Le, out) {
                     Ok(n) => i = n,
@@ -242,45 +256,6 @@ impl Decoder {
     pub(super) fn icu_waits(&self) -> bool {
         matches!(self.mode, Mode::Wide(Form::IcuUtf32 | Form::IcuUtf16(_)))
             && !self.pending.is_empty()
-    }
-
-    /// The multi-byte charsets' conversion of `data`, whose last `fresh`
-    /// bytes are the new input: the bytes taken, or `None` when a sequence
-    /// is rejected (the converter has failed).
-    fn convert_multi_byte(
-        &mut self,
-        data: &[u8],
-        fresh: usize,
-        out: &mut Vec<u8>,
-    ) -> Option<usize> {
-        let table = self.multi_byte.expect("set with the mode");
-        // libxml2 2.9.14 converts the raw bytes left by a dropped sequence in
-        // an `xmlCharEncInput` call before the next chunk's; with no new
-        // bytes, its parser loop (`xmlParseTryOrFinish`) converts them call
-        // after call
-        let mut end = if std::mem::take(&mut self.after_drop) && fresh > 0 {
-            data.len() - fresh
-        } else {
-            data.len()
-        };
-        let mut i = 0;
-        loop {
-            let (n, stop) = table.convert(&data[i..end], out);
-            i += n;
-            match stop {
-                MultiByteStop::Illegal => {
-                    self.failed = true;
-                    self.pending = data[i..].to_vec();
-                    return None;
-                }
-                MultiByteStop::Dropped if fresh > 0 => {
-                    self.after_drop = true;
-                    return Some(i);
-                }
-                MultiByteStop::Done if end == data.len() => return Some(i),
-                MultiByteStop::Dropped | MultiByteStop::Done => end = data.len(),
-            }
-        }
     }
 
     /// The converter rejected `data[taken]` (iconv's `EILSEQ`): what it took

@@ -516,8 +516,9 @@ impl Core {
                 self.push_input(&[], true);
             } else if self.state != State::Start && self.input.enc.waits_after_drop() {
                 // each step first converts raw bytes left over after a
-                // sequence the converter consumed and rejected
-                self.push_input(&[], false);
+                // sequence the converter consumed and rejected, one call
+                // (up to the next such sequence) a step
+                self.push_input(&[], true);
             }
             if self.input.pending_enc_error && self.state != State::Start {
                 // the converter failed: the input just ends there (PHP:
@@ -595,8 +596,12 @@ impl Core {
                     let (test, cons) = (self.input.cur, self.input.consumed);
                     if c == b'<' && n == b'/' {
                         // The END_TAG case at once, as the loop would run it
-                        // next (nothing its first checks test has changed).
+                        // next (nothing its first checks test has changed),
+                        // unless the loop converts raw input first.
                         self.state = State::EndTag;
+                        if self.input.enc.waits_after_drop() {
+                            continue;
+                        }
                         if !self.tag_complete(terminate, lastgt) {
                             return;
                         }
@@ -615,6 +620,9 @@ impl Core {
                     } else if c == b'<' && n != b'!' {
                         // The START_TAG case at once, likewise.
                         self.state = State::StartTag;
+                        if self.input.enc.waits_after_drop() {
+                            continue;
+                        }
                         if !self.tag_complete(terminate, lastgt) {
                             return;
                         }
@@ -851,7 +859,16 @@ impl Core {
         self.lookahead.gt_after_lt = None;
         self.lookahead.gt_before_lt = None;
         self.lookahead.last_gt_any = None;
-        self.convert_input(&raw, false) || !self.input.buf.is_empty()
+        // xmlCharEncFirstLineInput converts 180 bytes at most; the push loop
+        // converts the rest. Only a multi-byte charset's dropped sequence
+        // makes the difference seen (its calls stop there).
+        if !matches!(mode, Mode::MultiByte(_)) {
+            return self.convert_input(&raw, false) || !self.input.buf.is_empty();
+        }
+        let first = raw.len().min(180);
+        let converted = self.convert_input(&raw[..first], false);
+        self.input.enc.defer(&raw[first..]);
+        converted || !self.input.buf.is_empty()
     }
 }
 

@@ -974,8 +974,10 @@ impl Core {
             || self.progressive == Progressive::Off
             || self.input.pending_enc_error
             || self.error_code != 0
-            // the loop's first step converts the raw input ICU left
+            // the loop's first step converts the raw input ICU or a
+            // dropped sequence left
             || self.input.enc.icu_waits()
+            || self.input.enc.waits_after_drop()
         {
             return false;
         }

@@ -95,8 +95,10 @@ pub(crate) enum Stop {
     Done,
     /// At a sequence iconv rejects (`EILSEQ`, -2): the conversion fails.
     Illegal,
-    /// After a sequence iconv consumed and rejected, the call having
-    /// written output: no error, and the rest waits for the next call.
+    /// After a sequence iconv consumed and rejected (`EILSEQ` past it):
+    /// the call fails only if it wrote nothing (`xmlCharEncInput` returns
+    /// the output's length when there is one), and the next call goes on
+    /// after the sequence.
     Dropped,
 }
 
@@ -137,7 +139,6 @@ impl Table {
     /// converted or what is left is a sequence cut short (`EINVAL`, -3:
     /// kept for the next chunk).
     pub(crate) fn convert(&self, raw: &[u8], out: &mut Vec<u8>) -> (usize, Stop) {
-        let start = out.len();
         out.reserve(raw.len() + raw.len() / 2);
         let mut i = 0;
         while i < raw.len() {
@@ -167,11 +168,6 @@ impl Table {
                     return (i, Stop::Illegal);
                 }
                 if e == DROPPED {
-                    // `xmlCharEncInput` reports -2 only when the call wrote
-                    // nothing
-                    if out.len() == start {
-                        return (i, Stop::Illegal);
-                    }
                     return (k, Stop::Dropped);
                 }
                 if e & NODE != 0 {
@@ -274,7 +270,7 @@ mod tests {
         );
         assert_eq!(
             decode(b"CP949", b"\xa2\xe8b"),
-            (String::new(), 0, Stop::Illegal)
+            (String::new(), 2, Stop::Dropped)
         );
         assert_eq!(
             decode(b"BIG5-HKSCS", b"\x88\x62"),
