@@ -4,6 +4,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::fmt::Write as _;
 
 use phpxml::{Handler, HandlerSet, Key, Parser, Utf8Handler};
 
@@ -396,27 +397,28 @@ fn borrowed_by_record() {
 /// Notation and unparsed entity declarations `from..to` of an internal
 /// subset, each name new.
 fn declarations(from: usize, to: usize) -> Vec<u8> {
-    (from..to)
-        .map(|i| {
-            format!(
-                "<!NOTATION n{i} PUBLIC 'image/n{i}' 'n{i}.exe'>\
-                 <!ENTITY e{i} SYSTEM 'e{i}.png' NDATA n{i}>\n"
-            )
-        })
-        .collect::<String>()
-        .into_bytes()
+    let mut out = String::new();
+    for i in from..to {
+        let _ = writeln!(
+            out,
+            "<!NOTATION n{i} PUBLIC 'image/n{i}' 'n{i}.exe'><!ENTITY e{i} SYSTEM 'e{i}.png' NDATA n{i}>"
+        );
+    }
+    out.into_bytes()
 }
 
 /// Content records `from..to` of a namespaced parser: namespace
 /// declarations, processing instructions with and without data, an
 /// external entity reference.
 fn namespaced_records(from: usize, to: usize) -> Vec<u8> {
-    (from..to)
-        .map(|i| {
-            format!("<p:item xmlns:p='urn:p' xmlns='urn:d'><?pi data {i}?>&ext;<?solo?></p:item>\n")
-        })
-        .collect::<String>()
-        .into_bytes()
+    let mut out = String::new();
+    for i in from..to {
+        let _ = writeln!(
+            out,
+            "<p:item xmlns:p='urn:p' xmlns='urn:d'><?pi data {i}?>&ext;<?solo?></p:item>"
+        );
+    }
+    out.into_bytes()
 }
 
 /// A document of `(declarations, records)` of each.

@@ -143,7 +143,7 @@ impl Event {
                 decl.notation(),
             ),
             Self::NotationDecl(decl) => {
-                handler.notation_decl(decl.name(), decl.base(), decl.system_id(), decl.public_id())
+                handler.notation_decl(decl.name(), decl.base(), decl.system_id(), decl.public_id());
             }
             Self::ExternalEntityRef(reference) => {
                 return handler.external_entity_ref(
