@@ -4,7 +4,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::fmt::Write as _;
 
 use phpxml::{Handler, HandlerSet, Key, Parser, Utf8Handler};
 
@@ -104,20 +103,16 @@ impl Handler for Count {
         _: Option<&[u8]>,
         notation: Option<&[u8]>,
     ) {
-        self.events += 1;
-        self.bytes +=
-            name.len() + system_id.map_or(0, <[u8]>::len) + notation.map_or(0, <[u8]>::len);
+        self.saw(&[Some(name), system_id, notation]);
     }
     fn notation_decl(
         &mut self,
         name: &[u8],
         _: Option<&[u8]>,
-        system_id: Option<&[u8]>,
-        public_id: Option<&[u8]>,
+        id: Option<&[u8]>,
+        _: Option<&[u8]>,
     ) {
-        self.events += 1;
-        self.bytes +=
-            name.len() + system_id.map_or(0, <[u8]>::len) + public_id.map_or(0, <[u8]>::len);
+        self.saw(&[Some(name), id]);
     }
     fn external_entity_ref(
         &mut self,
@@ -126,13 +121,19 @@ impl Handler for Count {
         system_id: Option<&[u8]>,
         _: Option<&[u8]>,
     ) -> bool {
-        self.events += 1;
-        self.bytes += names.len() + system_id.map_or(0, <[u8]>::len);
+        self.saw(&[Some(names), system_id]);
         true
     }
     fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        self.saw(&[prefix, Some(uri)]);
+    }
+}
+
+impl Count {
+    /// One event of these strings.
+    fn saw(&mut self, strings: &[Option<&[u8]>]) {
         self.events += 1;
-        self.bytes += prefix.map_or(0, <[u8]>::len) + uri.len();
+        self.bytes += strings.iter().flatten().map(|s| s.len()).sum::<usize>();
     }
 }
 
@@ -394,40 +395,37 @@ fn borrowed_by_record() {
     }
 }
 
-/// Notation and unparsed entity declarations `from..to` of an internal
-/// subset, each name new.
-fn declarations(from: usize, to: usize) -> Vec<u8> {
-    let mut out = String::new();
-    for i in from..to {
-        let _ = writeln!(
-            out,
-            "<!NOTATION n{i} PUBLIC 'image/n{i}' 'n{i}.exe'><!ENTITY e{i} SYSTEM 'e{i}.png' NDATA n{i}>"
-        );
-    }
-    out.into_bytes()
+/// `n` lines, the `i`th written by `line(i)`.
+fn numbered_lines(n: usize, line: impl Fn(usize) -> String) -> Vec<u8> {
+    (0..n).flat_map(|i| line(i).into_bytes()).collect()
 }
 
-/// Content records `from..to` of a namespaced parser: namespace
-/// declarations, processing instructions with and without data, an
-/// external entity reference.
-fn namespaced_records(from: usize, to: usize) -> Vec<u8> {
-    let mut out = String::new();
-    for i in from..to {
-        let _ = writeln!(
-            out,
-            "<p:item xmlns:p='urn:p' xmlns='urn:d'><?pi data {i}?>&ext;<?solo?></p:item>"
-        );
-    }
-    out.into_bytes()
+/// `n` notation and `n` unparsed entity declarations of an internal
+/// subset, each name new.
+fn declarations(n: usize) -> Vec<u8> {
+    numbered_lines(n, |i| {
+        format!(
+            "<!NOTATION n{i} PUBLIC 'image/n{i}' 'n{i}.exe'><!ENTITY e{i} SYSTEM 'e{i}.png' NDATA n{i}>\n"
+        )
+    })
+}
+
+/// `n` content records of a namespaced parser: namespace declarations,
+/// processing instructions with and without data, an external entity
+/// reference.
+fn namespaced_records(n: usize) -> Vec<u8> {
+    numbered_lines(n, |i| {
+        format!("<p:item xmlns:p='urn:p' xmlns='urn:d'><?pi data {i}?>&ext;<?solo?></p:item>\n")
+    })
 }
 
 /// A document of `(declarations, records)` of each.
 fn declared_document((decls, records): (usize, usize)) -> Vec<u8> {
     [
         b"<!DOCTYPE feed [".as_slice(),
-        &declarations(0, decls),
+        &declarations(decls),
         b"<!ENTITY ext SYSTEM 'ext.xml'>]><feed>",
-        &namespaced_records(0, records),
+        &namespaced_records(records),
         b"</feed>",
     ]
     .concat()
