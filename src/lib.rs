@@ -305,8 +305,9 @@ pub use decode::TargetEncoding;
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use php::IndexArray;
 pub use php::{
-    Attributes, Entry, EntryType, Error, ErrorCode, Event, EventReader, Handler, HandlerSet, Key,
-    OptionValue, ParseError, Parser, StartTag, Struct, Utf8Handler, XmlOption, attribute,
+    Attributes, Entry, EntryType, Error, ErrorCode, Event, EventReader, ExternalEntityRef, Handler,
+    HandlerSet, Key, NamespaceDecl, NotationDecl, OptionValue, ParseError, Parser,
+    ProcessingInstruction, StartTag, Struct, UnparsedEntityDecl, Utf8Handler, XmlOption, attribute,
     error_string,
 };
 

@@ -7,6 +7,10 @@ use std::io::{self, Read};
 use crate::php::array::Key;
 use crate::php::errors::{Error, ParseError};
 use crate::php::handler::{Handler, HandlerSet};
+use crate::php::packed::{
+    ExternalEntityRef, NamespaceDecl, NotationDecl, Packed, ProcessingInstruction,
+    UnparsedEntityDecl,
+};
 use crate::php::parser::Parser;
 use crate::php::start_tag::StartTag;
 
@@ -17,11 +21,16 @@ use crate::php::start_tag::StartTag;
 /// `XML_OPTION_CASE_FOLDING` is on, element names cut by
 /// `XML_OPTION_SKIP_TAGSTART`. `None` stands for PHP's `false`.
 ///
-/// The events the reader yields most (start and end tags, text) hold one
-/// buffer each: reading owned events costs at most one allocation per
-/// event. [`StartTag::new`] (an [`Event`] by `into()`), [`Event::end`]
-/// and [`Event::text`] make them,
-/// for example to compare with what the reader yields.
+/// Every event holds one buffer, whatever its number of strings (a start
+/// tag's name and attributes in a [`StartTag`], a processing
+/// instruction's target and data in a [`ProcessingInstruction`], a
+/// declaration's names and ids in an [`UnparsedEntityDecl`] or a
+/// [`NotationDecl`], and so on): reading owned events costs at most one
+/// allocation per event, and none with
+/// [`next_borrowed`](EventReader::next_borrowed), which reuses them.
+/// [`StartTag::new`] (an [`Event`] by `into()`), [`Event::end`],
+/// [`Event::text`] and the `new` and `with_` methods of the other types
+/// make them, for example to compare with what the reader yields.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Event {
@@ -37,62 +46,28 @@ pub enum Event {
     /// delivers it (text is often split, for example at entity references
     /// and line ends; join adjacent pieces if you need whole text nodes).
     CharacterData(Vec<u8>),
-    /// The processing instruction handler.
-    ProcessingInstruction {
-        /// The PI target.
-        target: Vec<u8>,
-        /// The data, `None` when there is none.
-        data: Option<Vec<u8>>,
-    },
+    /// The processing instruction handler: target and data in one
+    /// [`ProcessingInstruction`].
+    ProcessingInstruction(ProcessingInstruction),
     /// The default handler: comments, references to entities declared in
     /// the DTD (as `&name;`), and what no other handler in the
     /// [`HandlerSet`] takes. Delivered only if the set has `default`.
     Default(Vec<u8>),
     /// The unparsed entity declaration handler
-    /// (`<!ENTITY name SYSTEM "..." NDATA notation>`).
-    UnparsedEntityDecl {
-        /// The entity name.
-        name: Vec<u8>,
-        /// Always `None` with libxml2.
-        base: Option<Vec<u8>>,
-        /// The system id.
-        system_id: Option<Vec<u8>>,
-        /// The public id.
-        public_id: Option<Vec<u8>>,
-        /// The notation name.
-        notation: Option<Vec<u8>>,
-    },
-    /// The notation declaration handler.
-    NotationDecl {
-        /// The notation name.
-        name: Vec<u8>,
-        /// Always `None` with libxml2.
-        base: Option<Vec<u8>>,
-        /// The system id.
-        system_id: Option<Vec<u8>>,
-        /// The public id.
-        public_id: Option<Vec<u8>>,
-    },
-    /// The external entity reference handler. The reader answers `true`
-    /// (the parse goes on), as a PHP handler returning `true` does.
-    ExternalEntityRef {
-        /// The names of the open entities.
-        open_entity_names: Vec<u8>,
-        /// `Some(b"")` with libxml2.
-        base: Option<Vec<u8>>,
-        /// The system id.
-        system_id: Option<Vec<u8>>,
-        /// The public id.
-        public_id: Option<Vec<u8>>,
-    },
+    /// (`<!ENTITY name SYSTEM "..." NDATA notation>`), its strings in one
+    /// [`UnparsedEntityDecl`].
+    UnparsedEntityDecl(UnparsedEntityDecl),
+    /// The notation declaration handler, its strings in one
+    /// [`NotationDecl`].
+    NotationDecl(NotationDecl),
+    /// The external entity reference handler, its strings in one
+    /// [`ExternalEntityRef`]. The reader answers `true` (the parse goes
+    /// on), as a PHP handler returning `true` does.
+    ExternalEntityRef(ExternalEntityRef),
     /// The start namespace declaration handler (parsers made by
-    /// [`Parser::new_ns`] only), before the element that declares it.
-    StartNamespaceDecl {
-        /// The prefix, `None` for the default namespace.
-        prefix: Option<Vec<u8>>,
-        /// The namespace URI.
-        uri: Vec<u8>,
-    },
+    /// [`Parser::new_ns`] only), before the element that declares it:
+    /// prefix and URI in one [`NamespaceDecl`].
+    StartNamespaceDecl(NamespaceDecl),
     /// The end namespace declaration handler: PHP on libxml2 never calls
     /// it, so the reader never yields it; it exists so that a `match` can
     /// mirror PHP code that sets the handler.
@@ -156,49 +131,30 @@ impl Event {
             Self::StartElement(tag) => handler.start_element(tag.name(), &tag.to_attribute_array()),
             Self::EndElement { name } => handler.end_element(name),
             Self::CharacterData(data) => handler.character_data(data),
-            Self::ProcessingInstruction { target, data } => {
-                handler.processing_instruction(target, data.as_deref());
+            Self::ProcessingInstruction(pi) => {
+                handler.processing_instruction(pi.target(), pi.data());
             }
             Self::Default(data) => handler.default_data(data),
-            Self::UnparsedEntityDecl {
-                name,
-                base,
-                system_id,
-                public_id,
-                notation,
-            } => handler.unparsed_entity_decl(
-                name,
-                base.as_deref(),
-                system_id.as_deref(),
-                public_id.as_deref(),
-                notation.as_deref(),
+            Self::UnparsedEntityDecl(decl) => handler.unparsed_entity_decl(
+                decl.name(),
+                decl.base(),
+                decl.system_id(),
+                decl.public_id(),
+                decl.notation(),
             ),
-            Self::NotationDecl {
-                name,
-                base,
-                system_id,
-                public_id,
-            } => handler.notation_decl(
-                name,
-                base.as_deref(),
-                system_id.as_deref(),
-                public_id.as_deref(),
-            ),
-            Self::ExternalEntityRef {
-                open_entity_names,
-                base,
-                system_id,
-                public_id,
-            } => {
+            Self::NotationDecl(decl) => {
+                handler.notation_decl(decl.name(), decl.base(), decl.system_id(), decl.public_id());
+            }
+            Self::ExternalEntityRef(reference) => {
                 return handler.external_entity_ref(
-                    open_entity_names,
-                    base.as_deref(),
-                    system_id.as_deref(),
-                    public_id.as_deref(),
+                    reference.open_entity_names(),
+                    reference.base(),
+                    reference.system_id(),
+                    reference.public_id(),
                 );
             }
-            Self::StartNamespaceDecl { prefix, uri } => {
-                handler.start_namespace_decl(prefix.as_deref(), uri);
+            Self::StartNamespaceDecl(decl) => {
+                handler.start_namespace_decl(decl.prefix(), decl.uri());
             }
             Self::EndNamespaceDecl { prefix } => handler.end_namespace_decl(prefix.as_deref()),
         }
@@ -232,12 +188,32 @@ struct Spare {
     starts: Vec<Event>,
     ends: Vec<Event>,
     texts: Vec<Event>,
+    /// The buffers of the other events (default data, processing
+    /// instructions, declarations, external entity references).
+    buffers: Vec<Vec<u8>>,
 }
 
 impl Spare {
     /// Keeps `event`'s allocations, if of a frequent kind and not of a
     /// joined text larger than a block (which is not kept alive).
     fn recycle(&mut self, event: Event) {
+        const LIMIT: usize = EventReader::<()>::DEFAULT_BLOCK_SIZE;
+        let buffer = match event {
+            Event::ProcessingInstruction(ProcessingInstruction(p))
+            | Event::StartNamespaceDecl(NamespaceDecl(p)) => p.into_buffer(),
+            Event::NotationDecl(NotationDecl(p))
+            | Event::ExternalEntityRef(ExternalEntityRef(p)) => p.into_buffer(),
+            Event::UnparsedEntityDecl(UnparsedEntityDecl(p)) => p.into_buffer(),
+            Event::Default(data) => data,
+            event => return self.recycle_single(event),
+        };
+        if buffer.capacity() <= LIMIT {
+            self.buffers.push(buffer);
+        }
+    }
+
+    /// [`recycle`](Self::recycle) of an event of one buffer.
+    fn recycle_single(&mut self, event: Event) {
         let pool = match &event {
             Event::StartElement(tag) if tag.capacity() <= EventReader::<()>::DEFAULT_BLOCK_SIZE => {
                 &mut self.starts
@@ -252,16 +228,17 @@ impl Spare {
         };
         pool.push(event);
     }
+
+    /// `strings` in a spare buffer, or in a new one.
+    fn packed<const N: usize>(&mut self, strings: [Option<&[u8]>; N]) -> Packed<N> {
+        Packed::in_buffer(self.buffers.pop().unwrap_or_default(), strings)
+    }
 }
 
 /// `to` becomes a copy of `from`, in `to`'s allocation.
 fn refill(to: &mut Vec<u8>, from: &[u8]) {
     to.clear();
     to.extend_from_slice(from);
-}
-
-fn owned(s: Option<&[u8]>) -> Option<Vec<u8>> {
-    s.map(<[u8]>::to_vec)
 }
 
 impl Handler for Collector {
@@ -317,14 +294,14 @@ impl Handler for Collector {
     }
 
     fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
-        self.queue.push_back(Event::ProcessingInstruction {
-            target: target.to_vec(),
-            data: owned(data),
-        });
+        let pi = ProcessingInstruction(self.spare.packed([Some(target), data]));
+        self.queue.push_back(Event::ProcessingInstruction(pi));
     }
 
     fn default_data(&mut self, data: &[u8]) {
-        self.queue.push_back(Event::Default(data.to_vec()));
+        let mut buffer = self.spare.buffers.pop().unwrap_or_default();
+        refill(&mut buffer, data);
+        self.queue.push_back(Event::Default(buffer));
     }
 
     fn unparsed_entity_decl(
@@ -335,13 +312,9 @@ impl Handler for Collector {
         public_id: Option<&[u8]>,
         notation: Option<&[u8]>,
     ) {
-        self.queue.push_back(Event::UnparsedEntityDecl {
-            name: name.to_vec(),
-            base: owned(base),
-            system_id: owned(system_id),
-            public_id: owned(public_id),
-            notation: owned(notation),
-        });
+        let strings = [Some(name), base, system_id, public_id, notation];
+        let decl = UnparsedEntityDecl(self.spare.packed(strings));
+        self.queue.push_back(Event::UnparsedEntityDecl(decl));
     }
 
     fn notation_decl(
@@ -351,12 +324,8 @@ impl Handler for Collector {
         system_id: Option<&[u8]>,
         public_id: Option<&[u8]>,
     ) {
-        self.queue.push_back(Event::NotationDecl {
-            name: name.to_vec(),
-            base: owned(base),
-            system_id: owned(system_id),
-            public_id: owned(public_id),
-        });
+        let decl = NotationDecl(self.spare.packed([Some(name), base, system_id, public_id]));
+        self.queue.push_back(Event::NotationDecl(decl));
     }
 
     fn external_entity_ref(
@@ -366,25 +335,20 @@ impl Handler for Collector {
         system_id: Option<&[u8]>,
         public_id: Option<&[u8]>,
     ) -> bool {
-        self.queue.push_back(Event::ExternalEntityRef {
-            open_entity_names: open_entity_names.to_vec(),
-            base: owned(base),
-            system_id: owned(system_id),
-            public_id: owned(public_id),
-        });
+        let strings = [Some(open_entity_names), base, system_id, public_id];
+        let reference = ExternalEntityRef(self.spare.packed(strings));
+        self.queue.push_back(Event::ExternalEntityRef(reference));
         true
     }
 
     fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
-        self.queue.push_back(Event::StartNamespaceDecl {
-            prefix: owned(prefix),
-            uri: uri.to_vec(),
-        });
+        let decl = NamespaceDecl(self.spare.packed([Some(uri), prefix]));
+        self.queue.push_back(Event::StartNamespaceDecl(decl));
     }
 
     fn end_namespace_decl(&mut self, prefix: Option<&[u8]>) {
         self.queue.push_back(Event::EndNamespaceDecl {
-            prefix: owned(prefix),
+            prefix: prefix.map(<[u8]>::to_vec),
         });
     }
 }
@@ -620,8 +584,9 @@ impl<R: Read> EventReader<R> {
     /// The next event, borrowed from the reader until the next call: the
     /// same events as the [`Iterator`], whose buffers the reader then
     /// reuses for later events of the same kind, so that reading a
-    /// document allocates nothing per element, end tag or piece of text
-    /// once the first block has been read.
+    /// document allocates nothing per element, end tag, piece of text,
+    /// processing instruction, declaration, external entity reference or
+    /// namespace declaration once the first block has been read.
     ///
     /// ```
     /// use phpxml::{Event, Parser};

@@ -7,6 +7,7 @@ mod errors;
 mod events;
 mod handler;
 mod options;
+mod packed;
 mod parser;
 mod quick;
 #[cfg(feature = "serde")]
@@ -21,6 +22,9 @@ pub use errors::{Error, ParseError, error_string};
 pub use events::{Event, EventReader};
 pub use handler::{Handler, HandlerSet};
 pub use options::{OptionValue, XmlOption, int_cast};
+pub use packed::{
+    ExternalEntityRef, NamespaceDecl, NotationDecl, ProcessingInstruction, UnparsedEntityDecl,
+};
 pub use parser::Parser;
 #[cfg(feature = "serde")]
 pub use ser::IndexArray;

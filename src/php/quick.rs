@@ -43,9 +43,9 @@ impl Event {
             }
             Self::EndElement { name } => QuickEvent::End(BytesEnd::new(text(name)?)),
             Self::CharacterData(data) => QuickEvent::Text(BytesText::new(text(data)?)),
-            Self::ProcessingInstruction { target, data } => {
-                let target = text(target)?;
-                QuickEvent::PI(BytesPI::new(match data {
+            Self::ProcessingInstruction(pi) => {
+                let target = text(pi.target())?;
+                QuickEvent::PI(BytesPI::new(match pi.data() {
                     Some(data) => format!("{target} {}", text(data)?),
                     None => target.to_owned(),
                 }))

@@ -239,63 +239,47 @@ impl Serialize for Event {
             Self::CharacterData(data) => {
                 serializer.serialize_newtype_variant(NAME, 2, "CharacterData", &Bytes(data))
             }
-            Self::ProcessingInstruction { target, data } => {
+            Self::ProcessingInstruction(pi) => {
                 let mut v =
                     serializer.serialize_struct_variant(NAME, 3, "ProcessingInstruction", 2)?;
-                v.serialize_field("target", &Bytes(target))?;
-                v.serialize_field("data", &OptBytes(data.as_deref()))?;
+                v.serialize_field("target", &Bytes(pi.target()))?;
+                v.serialize_field("data", &OptBytes(pi.data()))?;
                 v.end()
             }
             Self::Default(data) => {
                 serializer.serialize_newtype_variant(NAME, 4, "Default", &Bytes(data))
             }
-            Self::UnparsedEntityDecl {
-                name,
-                base,
-                system_id,
-                public_id,
-                notation,
-            } => {
+            Self::UnparsedEntityDecl(decl) => {
                 let mut v =
                     serializer.serialize_struct_variant(NAME, 5, "UnparsedEntityDecl", 5)?;
-                v.serialize_field("name", &Bytes(name))?;
-                v.serialize_field("base", &OptBytes(base.as_deref()))?;
-                v.serialize_field("system_id", &OptBytes(system_id.as_deref()))?;
-                v.serialize_field("public_id", &OptBytes(public_id.as_deref()))?;
-                v.serialize_field("notation", &OptBytes(notation.as_deref()))?;
+                v.serialize_field("name", &Bytes(decl.name()))?;
+                v.serialize_field("base", &OptBytes(decl.base()))?;
+                v.serialize_field("system_id", &OptBytes(decl.system_id()))?;
+                v.serialize_field("public_id", &OptBytes(decl.public_id()))?;
+                v.serialize_field("notation", &OptBytes(decl.notation()))?;
                 v.end()
             }
-            Self::NotationDecl {
-                name,
-                base,
-                system_id,
-                public_id,
-            } => {
+            Self::NotationDecl(decl) => {
                 let mut v = serializer.serialize_struct_variant(NAME, 6, "NotationDecl", 4)?;
-                v.serialize_field("name", &Bytes(name))?;
-                v.serialize_field("base", &OptBytes(base.as_deref()))?;
-                v.serialize_field("system_id", &OptBytes(system_id.as_deref()))?;
-                v.serialize_field("public_id", &OptBytes(public_id.as_deref()))?;
+                v.serialize_field("name", &Bytes(decl.name()))?;
+                v.serialize_field("base", &OptBytes(decl.base()))?;
+                v.serialize_field("system_id", &OptBytes(decl.system_id()))?;
+                v.serialize_field("public_id", &OptBytes(decl.public_id()))?;
                 v.end()
             }
-            Self::ExternalEntityRef {
-                open_entity_names,
-                base,
-                system_id,
-                public_id,
-            } => {
+            Self::ExternalEntityRef(reference) => {
                 let mut v = serializer.serialize_struct_variant(NAME, 7, "ExternalEntityRef", 4)?;
-                v.serialize_field("open_entity_names", &Bytes(open_entity_names))?;
-                v.serialize_field("base", &OptBytes(base.as_deref()))?;
-                v.serialize_field("system_id", &OptBytes(system_id.as_deref()))?;
-                v.serialize_field("public_id", &OptBytes(public_id.as_deref()))?;
+                v.serialize_field("open_entity_names", &Bytes(reference.open_entity_names()))?;
+                v.serialize_field("base", &OptBytes(reference.base()))?;
+                v.serialize_field("system_id", &OptBytes(reference.system_id()))?;
+                v.serialize_field("public_id", &OptBytes(reference.public_id()))?;
                 v.end()
             }
-            Self::StartNamespaceDecl { prefix, uri } => {
+            Self::StartNamespaceDecl(decl) => {
                 let mut v =
                     serializer.serialize_struct_variant(NAME, 8, "StartNamespaceDecl", 2)?;
-                v.serialize_field("prefix", &OptBytes(prefix.as_deref()))?;
-                v.serialize_field("uri", &Bytes(uri))?;
+                v.serialize_field("prefix", &OptBytes(decl.prefix()))?;
+                v.serialize_field("uri", &Bytes(decl.uri()))?;
                 v.end()
             }
             Self::EndNamespaceDecl { prefix } => {

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::php::array::Key;
+use crate::php::packed::DebugBytes;
 
 /// The bytes of one length in a [`StartTag`]'s buffer.
 const LEN: usize = size_of::<usize>();
@@ -212,19 +213,13 @@ impl ExactSizeIterator for Attributes<'_> {}
 /// escaped byte strings.
 impl fmt::Debug for StartTag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        struct Text<'a>(&'a [u8]);
-        impl fmt::Debug for Text<'_> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "b\"{}\"", self.0.escape_ascii())
-            }
-        }
         f.debug_struct("StartTag")
-            .field("name", &Text(self.name()))
+            .field("name", &DebugBytes(self.name()))
             .field(
                 "attributes",
                 &self
                     .attributes()
-                    .map(|(k, v)| (Text(k), Text(v)))
+                    .map(|(k, v)| (DebugBytes(k), DebugBytes(v)))
                     .collect::<Vec<_>>(),
             )
             .finish()

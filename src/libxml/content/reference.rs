@@ -150,7 +150,7 @@ impl Core {
             return None;
         }
         self.next_char();
-        if predefined(&name).is_none() {
+        if predefined_content(&name).is_none() {
             self.expansion.nb_entities += 1;
         }
         let found = self.compat_get_entity(sink, &name);
@@ -199,6 +199,8 @@ impl Core {
     }
 
     /// compat.c's `_get_entity`: returns the kind of the entity found.
+    /// The entity is looked at where it is stored, not copied: a
+    /// reference costs the handler call no allocation.
     fn compat_get_entity<S: Sax>(
         &mut self,
         sink: Option<&mut S>,
@@ -207,14 +209,18 @@ impl Core {
         if self.dtd.in_subset != 0 {
             return None;
         }
-        let ent = self.find_entity(name);
+        let predefined = predefined_content(name);
+        let kind = if predefined.is_some() {
+            Some(EntityKind::Predefined)
+        } else {
+            self.dtd.entities.get(name).map(|e| e.kind)
+        };
         let in_value = self.sub == Sub::AttributeValue || self.sub == Sub::EntityValue;
-        if ent.is_none() || !in_value {
-            let kind = ent.as_ref().map(|e| e.kind);
+        if kind.is_none() || !in_value {
             match kind {
                 None | Some(EntityKind::InternalGeneral | EntityKind::Predefined) => {
-                    let predefined = kind == Some(EntityKind::Predefined);
-                    if self.installed.default && !(predefined && self.installed.character_data) {
+                    let is_predefined = kind == Some(EntityKind::Predefined);
+                    if self.installed.default && !(is_predefined && self.installed.character_data) {
                         if let Some(s) = sink {
                             let mut d = vec![b'&'];
                             d.extend_from_slice(name);
@@ -224,33 +230,32 @@ impl Core {
                             self.pending_default_refs.push(name.to_vec());
                         }
                     } else if self.installed.character_data
-                        && let Some(e) = &ent
+                        && let Some(content) =
+                            predefined.or_else(|| Some(&self.dtd.entities.get(name)?.content[..]))
                         && let Some(s) = sink
                     {
                         // No limit, as in PHP: the text is handed over by
                         // reference for each `&name;`, nothing is kept.
-                        s.character_data(&e.content);
+                        s.character_data(content);
                     }
                 }
                 Some(EntityKind::ExternalGeneralParsed) => {
                     if self.installed.external_entity_ref
-                        && let Some(e) = &ent
+                        && let Some(e) = self.dtd.entities.get(name)
                         && let Some(s) = sink
-                    {
-                        let ok = s.external_entity_ref(
+                        && !s.external_entity_ref(
                             name,
                             e.system_id.as_deref(),
                             e.public_id.as_deref(),
-                        );
-                        if !ok {
-                            self.stop();
-                            self.error_code = err::EXTERNAL_ENTITY_HANDLING;
-                        }
+                        )
+                    {
+                        self.stop();
+                        self.error_code = err::EXTERNAL_ENTITY_HANDLING;
                     }
                 }
             }
         }
-        ent.map(|e| e.kind)
+        kind
     }
 
     /// `xmlStringDecodeEntities(ctxt, str, XML_SUBSTITUTE_REF)`: expands
@@ -298,8 +303,8 @@ impl Core {
                 }
                 let name = s[i + 1..j].to_vec();
                 i = j + 1;
-                if let Some(p) = predefined(&name) {
-                    out.push(p.content[0]);
+                if let Some(content) = predefined_content(&name) {
+                    out.extend_from_slice(content);
                     if out.len() + BUFFER_SIZE > size {
                         size = size * 2 + BUFFER_SIZE;
                     }
@@ -503,16 +508,21 @@ fn string_char_ref(s: &[u8]) -> (u32, usize) {
     (val, i)
 }
 
-/// The five predefined entities.
-fn predefined(name: &[u8]) -> Option<super::super::Entity> {
-    let content: &[u8] = match name {
+/// The replacement text of a predefined entity.
+fn predefined_content(name: &[u8]) -> Option<&'static [u8]> {
+    Some(match name {
         b"lt" => b"<",
         b"gt" => b">",
         b"amp" => b"&",
         b"apos" => b"'",
         b"quot" => b"\"",
         _ => return None,
-    };
+    })
+}
+
+/// The five predefined entities.
+fn predefined(name: &[u8]) -> Option<super::super::Entity> {
+    let content = predefined_content(name)?;
     Some(super::super::Entity {
         kind: EntityKind::Predefined,
         name: name.to_vec(),
