@@ -338,8 +338,8 @@ struct Lookahead {
     /// which a byte other than `<` only waits (0 for none).
     idle_until: usize,
     /// The buffer length below which any byte but `<`, `>`, a quote or a
-    /// carriage return is only appended (0 for none), and the result of
-    /// such a call.
+    /// carriage return is only appended (0 for none, and always 0 unless
+    /// `idle_ok`), and the result of such a call.
     idle_limit: usize,
     idle_ok: bool,
 }
@@ -722,7 +722,9 @@ impl Core {
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
         if self.input.buf.len() < self.lookahead.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
             self.input.buf.push(b);
-            return Some(self.lookahead.idle_ok);
+            // `idle_limit` is 0 unless `idle_ok`: a constant the caller's
+            // test of the result folds away.
+            return Some(true);
         }
         // The usual bytes that need the push loop: a `>` in markup, a `<`
         // after a text (what `idle_byte_special` answers for them).
@@ -792,9 +794,14 @@ impl Core {
     }
 
     /// The `idle_limit` field: in markup any such byte waits, in text
-    /// those that [`content_idle_until`](Self::content_idle_until) allows.
+    /// those that [`content_idle_until`](Self::content_idle_until) allows;
+    /// none after an error (then each call's result goes through the
+    /// closer look, which returns `idle_ok`).
     #[inline]
     fn idle_limit(&self) -> usize {
+        if !self.lookahead.idle_ok {
+            return 0;
+        }
         match self.lookahead.idle {
             Idle::Markup => 10_000_000,
             Idle::Content => self.lookahead.idle_until.min(10_000_000),
