@@ -541,7 +541,7 @@ impl Core {
             Idle::Markup | Idle::No => 0,
         };
         self.lookahead.idle_ok = self.last_level <= Level::Warning;
-        self.lookahead.idle_limit = self.idle_limit();
+        self.set_idle_limit();
         ret == 0 && self.lookahead.idle_ok
     }
 
@@ -766,7 +766,7 @@ impl Core {
             };
             self.lookahead.idle = Idle::Markup;
             self.lookahead.idle_until = 0;
-            self.lookahead.idle_limit = self.idle_limit();
+            self.set_idle_limit();
             return Some(self.lookahead.idle_ok);
         }
         // check_transition, then content_waits, on the buffer with `b`:
@@ -788,25 +788,23 @@ impl Core {
         if len == self.input.cur {
             // the first byte of the text: what follows it depends on it
             self.lookahead.idle_until = self.content_idle_until();
-            self.lookahead.idle_limit = self.idle_limit();
+            self.set_idle_limit();
         }
         Some(self.lookahead.idle_ok)
     }
 
-    /// The `idle_limit` field: in markup any such byte waits, in text
+    /// Sets the `idle_limit` field: in markup any such byte waits, in text
     /// those that [`content_idle_until`](Self::content_idle_until) allows;
     /// none after an error (then each call's result goes through the
     /// closer look, which returns `idle_ok`).
     #[inline]
-    fn idle_limit(&self) -> usize {
-        if !self.lookahead.idle_ok {
-            return 0;
-        }
-        match self.lookahead.idle {
+    fn set_idle_limit(&mut self) {
+        let limit = match self.lookahead.idle {
             Idle::Markup => 10_000_000,
             Idle::Content => self.lookahead.idle_until.min(10_000_000),
             Idle::No => 0,
-        }
+        };
+        self.lookahead.idle_limit = if self.lookahead.idle_ok { limit } else { 0 };
     }
 
     /// For [`idle_byte`](Self::idle_byte) in text: while the buffer is
