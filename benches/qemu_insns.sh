@@ -8,6 +8,8 @@
 #
 #   benches/qemu_insns.sh SCALAR_BIN NEON_BIN [INPUTS] [KIB]
 #
+# The last rows count `encode` (PHP's utf8_encode()) on Latin-1 text.
+#
 # SCALAR_BIN: `phpxml` for aarch64 built without the NEON tiers (e.g. at the
 # commit before them); NEON_BIN: built with them, e.g.
 #   cargo build --release --target aarch64-unknown-linux-gnu -p phpxml-cli
@@ -43,4 +45,14 @@ for doc in feed-ascii feed-french feed-cyrillic config; do
         printf '%s\t%s\t%s\t%s\n' "$doc" "$cmd" \
             "$(count "$scalar" $cmd "$file")" "$(count "$neon" $cmd "$file")"
     done
+done
+# `utf8_encode()` (ISO-8859-1 to UTF-8) on the French document converted
+# to ISO-8859-1, and on the Cyrillic one as ISO-8859-5 (read as Latin-1:
+# every letter a high byte).
+for pair in feed-french:ISO-8859-1 feed-cyrillic:ISO-8859-5; do
+    doc=${pair%%:*}
+    file="$cut/$doc-${pair#*:}.txt"
+    head -c $((kib * 1024)) "$inputs/$doc-4MiB.xml" | iconv -f UTF-8 -t "${pair#*:}" -c >"$file" 2>/dev/null || true
+    printf '%s (%s)\tencode\t%s\t%s\n' "$doc" "${pair#*:}" \
+        "$(count "$scalar" encode "$file")" "$(count "$neon" encode "$file")"
 done

@@ -338,8 +338,8 @@ struct Lookahead {
     /// which a byte other than `<` only waits (0 for none).
     idle_until: usize,
     /// The buffer length below which any byte but `<`, `>`, a quote or a
-    /// carriage return is only appended (0 for none), and the result of
-    /// such a call.
+    /// carriage return is only appended (0 for none, and always 0 unless
+    /// `idle_ok`), and the result of such a call.
     idle_limit: usize,
     idle_ok: bool,
 }
@@ -541,7 +541,7 @@ impl Core {
             Idle::Markup | Idle::No => 0,
         };
         self.lookahead.idle_ok = self.last_level <= Level::Warning;
-        self.lookahead.idle_limit = self.idle_limit();
+        self.set_idle_limit();
         ret == 0 && self.lookahead.idle_ok
     }
 
@@ -722,7 +722,9 @@ impl Core {
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
         if self.input.buf.len() < self.lookahead.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
             self.input.buf.push(b);
-            return Some(self.lookahead.idle_ok);
+            // `idle_limit` is 0 unless `idle_ok`: a constant the caller's
+            // test of the result folds away.
+            return Some(true);
         }
         // The usual bytes that need the push loop: a `>` in markup, a `<`
         // after a text (what `idle_byte_special` answers for them).
@@ -764,7 +766,7 @@ impl Core {
             };
             self.lookahead.idle = Idle::Markup;
             self.lookahead.idle_until = 0;
-            self.lookahead.idle_limit = self.idle_limit();
+            self.set_idle_limit();
             return Some(self.lookahead.idle_ok);
         }
         // check_transition, then content_waits, on the buffer with `b`:
@@ -786,20 +788,23 @@ impl Core {
         if len == self.input.cur {
             // the first byte of the text: what follows it depends on it
             self.lookahead.idle_until = self.content_idle_until();
-            self.lookahead.idle_limit = self.idle_limit();
+            self.set_idle_limit();
         }
         Some(self.lookahead.idle_ok)
     }
 
-    /// The `idle_limit` field: in markup any such byte waits, in text
-    /// those that [`content_idle_until`](Self::content_idle_until) allows.
+    /// Sets the `idle_limit` field: in markup any such byte waits, in text
+    /// those that [`content_idle_until`](Self::content_idle_until) allows;
+    /// none after an error (then each call's result goes through the
+    /// closer look, which returns `idle_ok`).
     #[inline]
-    fn idle_limit(&self) -> usize {
-        match self.lookahead.idle {
+    fn set_idle_limit(&mut self) {
+        let limit = match self.lookahead.idle {
             Idle::Markup => 10_000_000,
             Idle::Content => self.lookahead.idle_until.min(10_000_000),
             Idle::No => 0,
-        }
+        };
+        self.lookahead.idle_limit = if self.lookahead.idle_ok { limit } else { 0 };
     }
 
     /// For [`idle_byte`](Self::idle_byte) in text: while the buffer is

@@ -30,7 +30,7 @@ use crate::sax::{Attribute, Sax};
 pub struct Parser {
     core: Core,
     options: Options,
-    /// Worked out from `options` when a parse call finds them changed.
+    /// Worked out from `options` whenever they change.
     coding: Coding,
     /// Set once `xml_parse_into_struct()` has run: its element and
     /// character-data trampolines stay installed for good.
@@ -112,15 +112,26 @@ struct OpenNames {
 }
 
 /// What decides which names an [`OpenNames`] stack holds and how they are
-/// decoded.
+/// decoded: the target, case folding, the empty separator, and whether
+/// element events reach the adapter (otherwise the core's open tags
+/// change unseen). One byte, compared on every parse call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct NameKey {
-    target: TargetEncoding,
-    fold: bool,
-    empty_separator: bool,
-    /// Element events reach the adapter (otherwise the core's open tags
-    /// change unseen).
-    element: bool,
+struct NameKey(u8);
+
+impl NameKey {
+    fn new(options: Options, element: bool) -> Self {
+        let target = match options.target {
+            TargetEncoding::Iso8859_1 => 0,
+            TargetEncoding::UsAscii => 1,
+            TargetEncoding::Utf8 => 2,
+        };
+        Self(
+            target
+                | u8::from(options.case_folding != 0) << 2
+                | u8::from(options.empty_separator) << 3
+                | u8::from(element) << 4,
+        )
+    }
 }
 
 impl OpenNames {
@@ -258,16 +269,21 @@ impl Parser {
     /// ```
     pub fn set_option(&mut self, option: XmlOption, value: OptionValue) -> Result<(), Error> {
         match option {
-            XmlOption::CaseFolding => self.options.case_folding = c_int(value.to_int()),
-            XmlOption::SkipWhite => self.options.skip_white = c_int(value.to_int()),
+            XmlOption::CaseFolding => {
+                let v = c_int(value.to_int());
+                self.change_options(|o| o.case_folding = v);
+            }
+            XmlOption::SkipWhite => {
+                let v = c_int(value.to_int());
+                self.change_options(|o| o.skip_white = v);
+            }
             XmlOption::SkipTagstart => {
                 let given = value.to_int();
                 let v = c_int(given);
+                self.change_options(|o| o.skip_tagstart = v.max(0));
                 if v < 0 {
-                    self.options.skip_tagstart = 0;
                     return Err(Error::SkipTagstartOutOfRange(given));
                 }
-                self.options.skip_tagstart = v;
             }
             // PHP 8.4 refuses it while xml_parse() runs ("Cannot change
             // option XML_OPTION_PARSE_HUGE while parsing"): handlers hold no
@@ -279,8 +295,9 @@ impl Parser {
                     OptionValue::Bool(b) => if b { "1" } else { "" }.to_owned(),
                     OptionValue::Str(s) => s,
                 };
-                self.options.target = TargetEncoding::from_php_name(name.as_bytes())
+                let target = TargetEncoding::from_php_name(name.as_bytes())
                     .ok_or(Error::UnsupportedTargetEncoding(name))?;
+                self.change_options(|o| o.target = target);
             }
         }
         Ok(())
@@ -353,7 +370,7 @@ impl Parser {
     /// # Ok::<(), phpxml::Error>(())
     /// ```
     pub fn set_case_folding(&mut self, on: bool) {
-        self.options.case_folding = i32::from(on);
+        self.change_options(|o| o.case_folding = i32::from(on));
     }
 
     /// Whether whitespace-only text is left out of `xml_parse_into_struct()`
@@ -374,7 +391,7 @@ impl Parser {
     /// # Ok::<(), phpxml::Error>(())
     /// ```
     pub fn set_skip_white(&mut self, on: bool) {
-        self.options.skip_white = i32::from(on);
+        self.change_options(|o| o.skip_white = i32::from(on));
     }
 
     /// How many bytes are cut from the start of element names (never from
@@ -424,7 +441,14 @@ impl Parser {
     /// # Ok::<(), phpxml::Error>(())
     /// ```
     pub fn set_target_encoding(&mut self, target: TargetEncoding) {
-        self.options.target = target;
+        self.change_options(|o| o.target = target);
+    }
+
+    /// Changes the options and what the adapter works out from them (once
+    /// here, not on every parse call).
+    fn change_options(&mut self, change: impl FnOnce(&mut Options)) {
+        change(&mut self.options);
+        self.coding = Coding::new(self.options);
     }
 
     /// `xml_parse(parser, chunk, is_final)`: feeds one chunk and calls
@@ -484,12 +508,15 @@ impl Parser {
         chunk: &[u8],
         is_final: bool,
     ) -> bool {
-        if !self.struct_installed {
-            return self.run(handler, None, chunk, is_final);
+        // One call of `run`, in line: a second layer of calls cost each
+        // byte-by-byte call that reaches the core about 20 instructions.
+        let mut builder = self
+            .struct_installed
+            .then(|| std::mem::take(&mut self.builder));
+        let ok = self.run(handler, builder.as_mut(), chunk, is_final);
+        if let Some(builder) = builder {
+            self.builder = builder;
         }
-        let mut builder = std::mem::take(&mut self.builder);
-        let ok = self.run(handler, Some(&mut builder), chunk, is_final);
-        self.builder = builder;
         ok
     }
 
@@ -646,6 +673,7 @@ impl Parser {
         result
     }
 
+    #[inline]
     fn run<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -675,16 +703,9 @@ impl Parser {
                 ..HandlerSet::NONE
             });
         }
-        if self.coding.options != self.options {
-            self.coding = Coding::new(self.options);
-        }
         let options = self.options;
-        self.buffers.keep_if(Some(NameKey {
-            target: options.target,
-            fold: options.case_folding != 0,
-            empty_separator: options.empty_separator,
-            element: installed.element,
-        }));
+        self.buffers
+            .keep_if(Some(NameKey::new(options, installed.element)));
         let mut adapter = Adapter {
             coding: &self.coding,
             set,

@@ -413,7 +413,7 @@ pub(super) fn utf8_run<const MAX: u32>(src: &[u8], dst: &mut [u8]) -> (usize, us
 /// Converts ISO-8859-1 bytes at the start of `src` to UTF-8 in `dst` (PHP's
 /// `utf8_encode()`: each byte is one character), as far as a vector
 /// kernel takes it: 32 bytes a step with AVX-512, 16 with SSSE3, each
-/// detected at run time; nothing elsewhere. Returns the bytes read and the
+/// detected at run time, 16 with NEON; nothing elsewhere. Returns the bytes read and the
 /// bytes written; the caller converts the rest (under a step).
 ///
 /// Up to 64 bytes past the written ones may be overwritten in `dst`;
@@ -440,9 +440,15 @@ pub(super) fn latin1_run(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
             return unsafe { x86::latin1_run_ssse3(src, dst) };
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = dst;
-    (0, 0)
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: NEON is part of aarch64; the kernel checks its own bounds.
+    let run = unsafe { neon::latin1_run_neon(src, dst) };
+    #[cfg(not(target_arch = "aarch64"))]
+    let run = {
+        let _ = dst;
+        (0, 0)
+    };
+    run
 }
 
 /// A single-byte charset's UTF-8 for its bytes 0x80..=0xFF, as

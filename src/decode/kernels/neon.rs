@@ -1,8 +1,9 @@
-//! The aarch64 tiers of [`utf8_run`](super::utf8_run) and
+//! The aarch64 tiers of [`utf8_run`](super::utf8_run),
+//! [`latin1_run`](super::latin1_run) and
 //! [`single_byte_run`](super::single_byte_run): NEON, 16 bytes a step.
 //! `utf8_run` is the loop the SSSE3 kernel shares (`utf8_blocks`), with
-//! NEON's byte classes and table lookups for its shuffles;
-//! `single_byte_run` packs as the x86 Latin-1 kernel does.
+//! NEON's byte classes and table lookups for its shuffles; `latin1_run`
+//! and `single_byte_run` pack as the x86 Latin-1 kernel does.
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::aarch64::*;
@@ -156,6 +157,68 @@ pub(super) fn utf8_run_neon(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize,
     unsafe { super::utf8_blocks::<uint8x16_t>(src, dst, latin1) }
 }
 
+/// Packs the UTF-8 of a 16-byte block, each byte's first UTF-8 byte in
+/// `firsts` and its second (where it has one) in `trails`, into `out`'s
+/// buffer at `o`: interleaved with `vzip`, eight 16-bit words at a time,
+/// each half packed with the shuffle its non-ASCII lanes (`lanes`, bit
+/// `j` for lane `j`) choose. Returns `o` after the written bytes.
+///
+/// # Safety
+///
+/// `o + 32 <= buffer.len()`: the second store is at most 16 bytes after
+/// the first.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn pack_pairs(
+    firsts: uint8x16_t,
+    trails: uint8x16_t,
+    lanes: u32,
+    buffer: *mut u8,
+    mut o: usize,
+) -> usize {
+    for (words, lanes) in [
+        (vzip1q_u8(firsts, trails), lanes & 0xFF),
+        (vzip2q_u8(firsts, trails), lanes >> 8),
+    ] {
+        let packed = vqtbl1q_u8(words, load_array(&EXPAND[lanes as usize]));
+        // SAFETY: `o` is at most 16 bytes past the caller's `o`, whose 32
+        // bytes are in the buffer (the caller's).
+        unsafe { vst1q_u8(buffer.wrapping_add(o), packed) };
+        o += 8 + lanes.count_ones() as usize;
+    }
+    o
+}
+
+/// The NEON kernel of [`super::latin1_run`] (PHP's `utf8_encode()`): 16
+/// bytes a step, an ASCII block stored as it is; otherwise each high
+/// byte's lead (`0xC0 | b >> 6`) and continuation (`b & 0xBF`) packed
+/// after the ASCII ones as the SSSE3 kernel packs them.
+#[target_feature(enable = "neon")]
+pub(super) fn latin1_run_neon(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    let (mut i, mut o) = (0usize, 0usize);
+    let (lead_bits, trail_bits) = (vdupq_n_u8(0xC0), vdupq_n_u8(0xBF));
+    // A step writes two 16-byte stores, the second at most 16 bytes on.
+    while src.len() - i >= STEP && dst.len() - o >= 2 * STEP {
+        // SAFETY: `i + 16 <= src.len()`.
+        let v = unsafe { load(src, i) };
+        if !any_high(v) {
+            // SAFETY: `o + 32 <= dst.len()`.
+            unsafe { store(dst, o, v) };
+            i += STEP;
+            o += STEP;
+            continue;
+        }
+        let high = vcltzq_s8(vreinterpretq_s8_u8(v));
+        let firsts = vbslq_u8(high, vorrq_u8(vshrq_n_u8::<6>(v), lead_bits), v);
+        let trails = vandq_u8(v, trail_bits);
+        let lanes = mask(v);
+        // SAFETY: `o + 32 <= dst.len()`.
+        o = unsafe { pack_pairs(firsts, trails, lanes, dst.as_mut_ptr(), o) };
+        i += STEP;
+    }
+    (i, o)
+}
+
 /// The 64 bytes of `t` from `at`, as a four-register lookup table.
 #[inline]
 #[target_feature(enable = "neon")]
@@ -210,16 +273,8 @@ pub(super) fn single_byte_run_neon(
         }
         let firsts = vbslq_u8(high, lead, v);
         let lanes = mask(v);
-        for (words, lanes) in [
-            (vzip1q_u8(firsts, trail), lanes & 0xFF),
-            (vzip2q_u8(firsts, trail), lanes >> 8),
-        ] {
-            let packed = vqtbl1q_u8(words, load_array(&EXPAND[lanes as usize]));
-            // SAFETY: the second store is at most 16 bytes after the
-            // first, and `o + 32 <= out.capacity()` at the first.
-            unsafe { store_spare(out, o, packed) };
-            o += 8 + lanes.count_ones() as usize;
-        }
+        // SAFETY: `o + 32 <= out.capacity()`.
+        o = unsafe { pack_pairs(firsts, trail, lanes, out.as_mut_ptr(), o) };
         i += STEP;
     }
     (i, o - start)

@@ -272,10 +272,15 @@ fn latin1_kernels() -> Vec<(&'static str, Kernel, usize)> {
     // Without a vector kernel, `latin1_run` leaves everything to the caller.
     let whole = if cfg!(target_arch = "x86_64") {
         32
+    } else if cfg!(target_arch = "aarch64") {
+        STEP
     } else {
         usize::MAX
     };
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_mut)
+    )]
     let mut all: Vec<(&'static str, Kernel, usize)> = vec![("latin1_run", latin1_run, whole)];
     #[cfg(target_arch = "x86_64")]
     {
@@ -305,6 +310,17 @@ fn latin1_kernels() -> Vec<(&'static str, Kernel, usize)> {
         crate::simd::skipped_tier("ssse3", "latin1_run's kernels");
         crate::simd::skipped_tier("avx512", "latin1_run's kernels");
     }
+    #[cfg(target_arch = "aarch64")]
+    all.push((
+        "neon",
+        |src, dst| {
+            // SAFETY: NEON is part of aarch64.
+            unsafe { neon::latin1_run_neon(src, dst) }
+        },
+        STEP,
+    ));
+    #[cfg(not(target_arch = "aarch64"))]
+    crate::simd::skipped_tier("neon", "latin1_run's kernels");
     all
 }
 
