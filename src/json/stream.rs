@@ -215,7 +215,10 @@ impl Memo {
         let mut ways = self.0.borrow_mut();
         let way = &mut ways[recent_way(s)];
         let at = s.as_ptr() as usize;
-        if (way.at == at && way.string.len() == s.len()) || way.string == s {
+        // (an encoding is never empty: an empty one is a way not used yet)
+        if !way.encoded.is_empty()
+            && ((way.at == at && way.string.len() == s.len()) || way.string == s)
+        {
             way.at = at;
             out.extend_from_slice(&way.encoded);
             return;
