@@ -52,13 +52,26 @@ fn flags() -> impl Strategy<Value = JsonFlags> {
 }
 
 /// Strings: mostly clean, some numeric, some needing escapes, some
-/// malformed UTF-8.
+/// malformed UTF-8, and a few that come back (the writer remembers the
+/// encodings of tags, attribute names and whitespace).
 fn string() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
+        4 => prop::sample::select(vec![
+            &b"ENTRY"[..], b"LINK", b"A", b"a/b", b"\n  ", b"\n", b"\n    ", b"\t\x01",
+            b"12", b"\xC3", b"", b"\xE2\x80\xA8",
+        ]).prop_map(<[u8]>::to_vec),
         6 => "[A-Za-z_:]{1,8}".prop_map(String::into_bytes),
         2 => "-?[0-9]{1,4}(\\.[0-9]{1,3})?".prop_map(String::into_bytes),
         2 => "[ -~éЖ漢😀\u{2028}\t\n]{0,40}".prop_map(String::into_bytes),
         1 => prop::collection::vec(any::<u8>(), 0..12),
+    ]
+}
+
+/// Index positions: mostly those of a document, some any int.
+fn position() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        3 => 0..200_000_000i64,
+        1 => any::<i64>(),
     ]
 }
 
@@ -113,8 +126,8 @@ fn entry() -> impl Strategy<Value = Entry> {
 fn result() -> impl Strategy<Value = Struct> {
     (
         any::<bool>(),
-        prop::collection::vec(entry(), 0..6),
-        prop::collection::vec((string(), prop::collection::vec(any::<i64>(), 0..4)), 0..4),
+        prop::collection::vec(entry(), 0..12),
+        prop::collection::vec((string(), prop::collection::vec(position(), 0..4)), 0..4),
     )
         .prop_map(|(ok, values, mut index)| {
             let mut seen = Vec::new();

@@ -182,6 +182,43 @@ pub(crate) fn write_int(value: i64, out: &mut Vec<u8>) {
     push_digits(&digits, at, out);
 }
 
+/// Appends `,` when `comma`, then a PHP int in decimal: [`write_int`]
+/// for the positions of an index list, those from 0 to 10^8 − 1 (every
+/// position of a document under some gigabytes) made as one word of eight
+/// digits whose leading zeros are cut, written with the comma as one
+/// 16-byte piece.
+#[inline]
+pub(crate) fn write_list_int(value: i64, comma: bool, out: &mut Vec<u8>) {
+    let Some(n) = u32::try_from(value).ok().filter(|&n| n < 100_000_000) else {
+        if comma {
+            out.push(b',');
+        }
+        write_int(value, out);
+        return;
+    };
+    let pair = |k: u32| {
+        let k = 2 * k as usize;
+        u64::from(u16::from_le_bytes([DIGIT_PAIRS[k], DIGIT_PAIRS[k + 1]]))
+    };
+    let (high, low) = (n / 10_000, n % 10_000);
+    // the first digit in the low byte
+    let word =
+        pair(high / 100) | pair(high % 100) << 16 | pair(low / 100) << 32 | pair(low % 100) << 48;
+    // each byte is '0' to '9': the leading zeros are the low zero bytes
+    // of the digits' values (all but the last digit)
+    let zeros = ((word - 0x3030_3030_3030_3030).trailing_zeros() / 8).min(7);
+    let digits = word >> (8 * zeros);
+    let comma = usize::from(comma);
+    let piece = if comma == 1 {
+        u128::from(b',') | u128::from(digits) << 8
+    } else {
+        u128::from(digits)
+    };
+    let end = out.len() + comma + 8 - zeros as usize;
+    out.extend_from_slice(&piece.to_le_bytes());
+    out.truncate(end);
+}
+
 /// Appends `digits[at..20]`, the digits of a number written from the
 /// right to end at 20: sixteen bytes at once and the excess cut off,
 /// cheaper than a copy of variable length (the bytes after 20 are room
@@ -321,6 +358,24 @@ mod tests {
         let mut out = Vec::new();
         write_double(value, zero_fraction, &mut out);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn write_list_int_is_decimal() {
+        let mut cases = vec![i64::MIN, -1, 99_999_999, 100_000_000, i64::MAX];
+        cases.extend(0..=100_000);
+        cases.extend((0..27).flat_map(|k| {
+            let p = 1i64 << k;
+            [p - 1, p, p + 1, 10i64.pow(k % 9) - 1, 10i64.pow(k % 9)]
+        }));
+        for n in cases {
+            for comma in [false, true] {
+                let mut out = vec![b'x'];
+                write_list_int(n, comma, &mut out);
+                let sep = if comma { "," } else { "" };
+                assert_eq!(out, format!("x{sep}{n}").as_bytes(), "{n}");
+            }
+        }
     }
 
     #[test]

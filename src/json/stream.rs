@@ -16,11 +16,11 @@ use std::fmt;
 use std::io::{self, Write};
 
 use super::escape::escape_string;
-use super::number::write_int;
+use super::number::{write_int, write_list_int};
 use super::scan::{Clean, STEP, short_is_clean};
 use super::sink::{POSITIONS_PER_SPILL, Sink, Spill};
 use super::{JsonError, JsonFlags};
-use crate::php::{EntryRef, EntryType, IndexRef, KeyRef, Struct};
+use crate::php::{EntryRef, EntryType, IndexRef, KeyRef, Struct, recent_way};
 
 /// `JSON_THROW_ON_ERROR`: not one of [`JsonFlags`]' own flags, as the
 /// encoders report errors by their return value; played by the struct
@@ -175,25 +175,69 @@ struct StructEncoder {
     may_fail: bool,
     /// The fixed bytes of an entry under these flags, each written at once.
     keys: EntryKeys,
-    /// Short strings that begin with a control character, as encoded last,
-    /// by length modulo 4: the whitespace between elements (`"\n    "`)
-    /// is a third of a pretty-printed document's strings, each the same
-    /// few, and the escaper's set-up for them costs more than a copy.
-    repeats: RefCell<[Repeat; 4]>,
+    /// Short strings that begin with a control character, as encoded last:
+    /// the whitespace between elements (`"\n    "`) is a third of a
+    /// pretty-printed document's strings, each the same few, and the
+    /// escaper's set-up for them costs more than a copy.
+    repeats: Memo,
+    /// `{"tag":"NAME"` by tag: a document has few tag names, one per
+    /// entry.
+    tags: Memo,
+    /// `"NAME":` by attribute name, as few.
+    attribute_keys: Memo,
     /// The bytes written as they are under the flags; `None` with
     /// `JSON_NUMERIC_CHECK`, where a clean string may be a number.
     clean: Option<&'static Clean>,
 }
 
-/// A string and its encoding (see [`StructEncoder::repeats`]).
+/// Encodings of strings met before, one string a way ([`recent_way`]),
+/// the last met: the same few names and whitespace strings come back
+/// on every entry, and a copy of their encoding costs a fraction of the
+/// escaper's set-up.
 #[derive(Default)]
-struct Repeat {
+struct Memo(RefCell<[Remembered; 16]>);
+
+/// A string and its encoding (see [`Memo`]).
+#[derive(Default)]
+struct Remembered {
+    /// Where the string was: the same place of the same borrowed result
+    /// holds the same bytes (an address only compared, never read).
+    at: usize,
     string: Vec<u8>,
     encoded: Vec<u8>,
 }
 
+impl Memo {
+    /// Appends the encoding of `s` remembered, or the one `encode`
+    /// appends (then remembered in place of another).
+    #[inline]
+    fn write(&self, s: &[u8], out: &mut Vec<u8>, encode: impl FnOnce(&mut Vec<u8>)) {
+        let mut ways = self.0.borrow_mut();
+        let way = &mut ways[recent_way(s)];
+        let at = s.as_ptr() as usize;
+        // (an encoding is never empty: an empty one is a way not used yet)
+        if !way.encoded.is_empty()
+            && ((way.at == at && way.string.len() == s.len()) || way.string == s)
+        {
+            way.at = at;
+            out.extend_from_slice(&way.encoded);
+            return;
+        }
+        let start = out.len();
+        encode(out);
+        way.at = at;
+        way.string.clear();
+        way.string.extend_from_slice(s);
+        way.encoded.clear();
+        way.encoded.extend_from_slice(&out[start..]);
+    }
+}
+
 /// The longest string [`StructEncoder::repeats`] keeps.
 const REPEAT_MAX: usize = 16;
+
+/// The longest tag or attribute name remembered.
+const NAME_MAX: usize = 64;
 
 /// What an entry's object holds besides its strings and its level:
 /// punctuation, indentation and key names, made once per encoding.
@@ -232,7 +276,9 @@ impl StructEncoder {
                 && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
                 && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE),
             keys: EntryKeys::default(),
-            repeats: RefCell::default(),
+            repeats: Memo::default(),
+            tags: Memo::default(),
+            attribute_keys: Memo::default(),
             clean: (!flags.contains(JsonFlags::NUMERIC_CHECK)).then(|| Clean::new(flags)),
         };
         let mut keys = EntryKeys::default();
@@ -332,19 +378,8 @@ impl StructEncoder {
     /// beforehand otherwise).
     fn string(&self, s: &[u8], out: &mut Vec<u8>) {
         if s.len() <= REPEAT_MAX && s.first().is_some_and(|&b| b < 0x20) {
-            let mut repeats = self.repeats.borrow_mut();
-            let repeat = &mut repeats[s.len() & 3];
-            if repeat.string == s {
-                out.extend_from_slice(&repeat.encoded);
-                return;
-            }
-            let start = out.len();
-            let encoded = escape_string(s, self.flags, out);
-            debug_assert!(encoded.is_ok() || !self.may_fail, "unchecked string");
-            repeat.string.clear();
-            repeat.string.extend_from_slice(s);
-            repeat.encoded.clear();
-            repeat.encoded.extend_from_slice(&out[start..]);
+            self.repeats
+                .write(s, out, |out| self.string_escaped(s, out));
             return;
         }
         // Up to two words of clean bytes (ids, dates, names), checked as
@@ -360,8 +395,36 @@ impl StructEncoder {
             out.push(b'"');
             return;
         }
+        self.string_escaped(s, out);
+    }
+
+    /// [`Self::string`] by the escaper.
+    fn string_escaped(&self, s: &[u8], out: &mut Vec<u8>) {
         let encoded = escape_string(s, self.flags, out);
         debug_assert!(encoded.is_ok() || !self.may_fail, "unchecked string");
+    }
+
+    /// `{"tag":` and the tag.
+    fn open_entry(&self, tag: &[u8], out: &mut Vec<u8>) {
+        let open = |out: &mut Vec<u8>| {
+            out.extend_from_slice(&self.keys.open);
+            self.string(tag, out);
+        };
+        if tag.len() <= NAME_MAX {
+            self.tags.write(tag, out, open);
+        } else {
+            open(out);
+        }
+    }
+
+    /// An attribute name as a key.
+    fn attribute_key(&self, s: &[u8], out: &mut Vec<u8>) {
+        if s.len() <= NAME_MAX {
+            self.attribute_keys
+                .write(s, out, |out| self.string_key(s, out));
+        } else {
+            self.string_key(s, out);
+        }
     }
 
     /// A string key: `""` with partial output when it fails.
@@ -408,8 +471,7 @@ impl StructEncoder {
     /// object.
     fn entry(&self, entry: EntryRef<'_>, out: &mut Vec<u8>) {
         let keys = &self.keys;
-        out.extend_from_slice(&keys.open);
-        self.string(entry.tag, out);
+        self.open_entry(entry.tag, out);
         let cdata = entry.kind == EntryType::Cdata;
         if cdata && let Some(value) = entry.value {
             out.extend_from_slice(&keys.value);
@@ -436,7 +498,7 @@ impl StructEncoder {
                             out.push(b'"');
                             self.colon(out);
                         }
-                        KeyRef::Str(s) => self.string_key(s, out),
+                        KeyRef::Str(s) => self.attribute_key(s, out),
                     }
                 }
                 self.string(value, out);
@@ -462,14 +524,20 @@ impl StructEncoder {
             self.string_key(tag, out);
             let list_object = self.force_object();
             out.push(if list_object { b'{' } else { b'[' });
+            // the common form, `[0,11,22]`, a position and its comma at once
+            let plain = !list_object && !self.pretty();
             // a tag's list can be as long as the document: written in pieces
             for (j, p) in positions.iter().enumerate() {
                 let out = sink.buf();
-                self.element(j == 0, 2, out);
-                if list_object {
-                    self.position_key(j, out);
+                if plain {
+                    write_list_int(p, j != 0, out);
+                } else {
+                    self.element(j == 0, 2, out);
+                    if list_object {
+                        self.position_key(j, out);
+                    }
+                    write_int(p, out);
                 }
-                write_int(p, out);
                 if j % POSITIONS_PER_SPILL == POSITIONS_PER_SPILL - 1 {
                     sink.spill()?;
                 }

@@ -30,7 +30,7 @@ pub use parser::Parser;
 pub use ser::IndexArray;
 pub use start_tag::{Attributes, StartTag};
 pub use structure::{Entry, EntryType, Struct};
-pub(crate) use structure::{EntryRef, IndexRef, KeyRef, StructData};
+pub(crate) use structure::{EntryRef, IndexRef, KeyRef, StructData, recent_way};
 pub use utf8::Utf8Handler;
 
 #[cfg(test)]

@@ -712,8 +712,9 @@ impl<'a> PositionsRef<'a> {
     }
 }
 
-/// Where a tag's slot is remembered in `Builder::recent`.
-fn recent_way(name: &[u8]) -> usize {
+/// Where a tag's slot is remembered in `Builder::recent` (and a short
+/// string's encoding in the JSON writer's memos): one of 16 ways.
+pub(crate) fn recent_way(name: &[u8]) -> usize {
     let first = usize::from(name.first().copied().unwrap_or(0));
     let last = usize::from(name.last().copied().unwrap_or(0));
     (name.len() ^ first ^ (last << 1)) & 15
