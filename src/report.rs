@@ -172,7 +172,17 @@ fn struct_json_output_with(
     out: impl Write,
     results: Results,
 ) -> Result<(), StructJsonError> {
-    let result = parser.parse_into_struct_data(data);
+    // One malformed string fails the whole `$values`: past it only
+    // `$index` is printed, so a process that exits after printing (its
+    // parser parses no more) need not keep later strings.
+    let fails_whole = !flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR)
+        && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
+        && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE);
+    let result = if fails_whole && results == Results::Leak {
+        parser.parse_into_struct_data_for_failing_json(data)
+    } else {
+        parser.parse_into_struct_data(data)
+    };
     let index = result.packed_index();
     let written = write_struct_to(
         || result.values(),

@@ -6,6 +6,7 @@
 use phpxml::json::{self, JsonError, JsonFlags, StructJsonError, struct_to_value};
 use phpxml::{Entry, EntryType, Key, Struct};
 use proptest::prelude::*;
+use std::fmt::Write as _;
 
 const THROW_ON_ERROR: u32 = 1 << 22;
 
@@ -187,5 +188,111 @@ fn a_large_value_list_is_the_same_too() {
         json::write_struct(&result, flags, &mut out).unwrap();
         assert_eq!(out, by_values(&result, flags).0, "flags {flags}");
         assert!(out.len() > 1 << 20);
+    }
+}
+
+/// Pieces of a document whose ISO-8859-1 form may not be UTF-8: `é` is
+/// one malformed byte there, while `Ã` then `©` (from two pieces, a
+/// reference or a CDATA section) join into well-formed `C3 A9`.
+const PIECES: [&str; 10] = [
+    "a",
+    "é",
+    "Ã",
+    "©",
+    "&#xC3;",
+    "&#xA9;",
+    "<![CDATA[Ã]]>",
+    " ",
+    "\n",
+    "&amp;",
+];
+
+/// Documents with such pieces in text and attribute values, and attribute
+/// names that case folding makes duplicates (the later value wins).
+fn document() -> impl Strategy<Value = Vec<u8>> {
+    let attribute = (0usize..3, prop::collection::vec(0..PIECES.len(), 0..3));
+    let step = (
+        0u8..4,
+        0..PIECES.len(),
+        prop::collection::vec(attribute, 0..3),
+    );
+    prop::collection::vec(step, 0..40).prop_map(|steps| {
+        let mut doc = String::from("<r>");
+        let mut open = 0;
+        for (op, piece, attributes) in steps {
+            match op {
+                0 | 3 => {
+                    doc.push_str(if op == 0 { "<e" } else { "<x" });
+                    for (name, value) in &attributes {
+                        let name = ["k", "K", "l"][*name];
+                        let value: String = value.iter().map(|&p| PIECES[p]).collect();
+                        let value = value.replace("<![CDATA[Ã]]>", "Ã");
+                        let _ = write!(doc, " {name}=\"{value}\"");
+                    }
+                    if op == 0 {
+                        doc.push('>');
+                        open += 1;
+                    } else {
+                        doc.push_str("/>");
+                    }
+                }
+                1 => doc.push_str(PIECES[piece]),
+                _ if open > 0 => {
+                    doc.push_str("</e>");
+                    open -= 1;
+                }
+                _ => doc.push_str(PIECES[piece]),
+            }
+        }
+        doc.push_str(&"</e>".repeat(open));
+        doc.push_str("</r>");
+        doc.into_bytes()
+    })
+}
+
+fn struct_json(data: &[u8], skip_white: bool, flags: JsonFlags, before_exit: bool) -> Vec<u8> {
+    use phpxml::{OptionValue, Parser, XmlOption};
+    let mut parser = Parser::new(Some("UTF-8")).expect("parser");
+    let target = OptionValue::Str("ISO-8859-1".into());
+    parser
+        .set_option(XmlOption::TargetEncoding, target)
+        .expect("target");
+    let skip = OptionValue::Int(i64::from(skip_white));
+    parser
+        .set_option(XmlOption::SkipWhite, skip)
+        .expect("skip white");
+    let mut out = Vec::new();
+    let written = if before_exit {
+        phpxml::report::write_struct_json_output_before_exit(
+            &mut parser,
+            data.to_vec(),
+            flags,
+            &mut out,
+        )
+    } else {
+        phpxml::report::write_struct_json_output(&mut parser, data.to_vec(), flags, &mut out)
+    };
+    out.extend_from_slice(format!("{:?}", written.err()).as_bytes());
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The command's path, which stops keeping strings once `$values` is
+    /// known to fail, prints what the full arrays print.
+    #[test]
+    fn dropping_strings_after_a_malformed_one_prints_the_same(
+        data in document(),
+        skip_white in any::<bool>(),
+        flags in flags(),
+    ) {
+        let full = struct_json(&data, skip_white, flags, false);
+        let dropping = struct_json(&data, skip_white, flags, true);
+        prop_assert_eq!(
+            String::from_utf8_lossy(&dropping),
+            String::from_utf8_lossy(&full),
+            "{}", String::from_utf8_lossy(&data)
+        );
     }
 }

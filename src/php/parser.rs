@@ -662,12 +662,30 @@ impl Parser {
     /// parser may keep as its input buffer, giving the arrays packed (what
     /// the `phpxml` command prints from).
     pub(crate) fn parse_into_struct_data(&mut self, data: Vec<u8>) -> StructData {
+        self.parse_into_struct_data_with(data, false)
+    }
+
+    /// [`parse_into_struct_data`](Self::parse_into_struct_data) for a
+    /// JSON encoding that fails whole on one malformed string: once a
+    /// finished string is known not to be UTF-8, later strings are not
+    /// decoded or kept (the result then serves `$index` and says that
+    /// `$values` fails, nothing more). A UTF-8 target keeps everything, as
+    /// does the last text of the array, which a later call would carry
+    /// over: the parser must not parse into arrays again.
+    pub(crate) fn parse_into_struct_data_for_failing_json(&mut self, data: Vec<u8>) -> StructData {
+        let discard = self.coding.options.target != TargetEncoding::Utf8;
+        self.parse_into_struct_data_with(data, discard)
+    }
+
+    fn parse_into_struct_data_with(&mut self, data: Vec<u8>, discard: bool) -> StructData {
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
         builder.begin(&data, true);
+        builder.set_discard_after_not_utf8(discard);
         let ok = self.drive(&mut (), Some(&mut builder), |core, adapter, installed| {
             core.parse_final_owned(adapter, installed, data)
         });
+        builder.set_discard_after_not_utf8(false);
         let result = builder.finish_data(ok);
         self.builder = builder;
         result

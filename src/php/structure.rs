@@ -152,6 +152,14 @@ pub(crate) struct Builder {
     /// character data extends (set by `cdata`, cleared by anything else
     /// that changes where text goes).
     text_to: Option<usize>,
+    /// Whether strings stop being kept once a finished one is known not
+    /// to be UTF-8 (the arrays are then only good for `$index` and for
+    /// saying that `$values` fails).
+    discard_after_not_utf8: bool,
+    /// The entries and attributes from which strings are not yet checked
+    /// in that mode.
+    unchecked_entries: usize,
+    unchecked_attributes: usize,
 }
 
 /// A range of [`StructData::bytes`].
@@ -293,6 +301,9 @@ impl PackedEntry {
 pub(crate) struct StructData {
     /// The return value.
     pub(crate) ok: bool,
+    /// Set once a finished string is known not to be UTF-8 (only in the
+    /// builder's discarding mode): later strings are then not kept.
+    not_utf8: bool,
     bytes: Vec<u8>,
     entries: Vec<PackedEntry>,
     attributes: Vec<PackedAttribute>,
@@ -369,6 +380,7 @@ impl<'a> AttributesRef<'a> {
 /// No arrays: what owned and absent attributes iterate with.
 static EMPTY: StructData = StructData {
     ok: false,
+    not_utf8: false,
     bytes: Vec::new(),
     entries: Vec::new(),
     attributes: Vec::new(),
@@ -465,6 +477,9 @@ impl StructData {
     /// behind by a moved value, or a character split between two strings,
     /// can spoil the buffer without spoiling a string.
     pub(crate) fn strings_are_utf8(&self) -> bool {
+        if self.not_utf8 {
+            return false;
+        }
         let boundary = |at: usize| self.bytes.get(at).is_none_or(|b| !(0x80..0xC0).contains(b));
         let spans_whole = |s: PackedSpan| {
             if s.len < PackedSpan::LONG {
@@ -744,6 +759,9 @@ impl Builder {
         data.long_spans.clear();
         data.long_levels.clear();
         data.first_position = self.curtag;
+        data.not_utf8 = false;
+        self.unchecked_entries = 0;
+        self.unchecked_attributes = 0;
         self.index_slots.clear();
         self.level = 0;
         self.ltags_len = 0;
@@ -833,6 +851,7 @@ impl Builder {
             // PHP warns "Maximum depth exceeded - Results truncated" at 256.
             return false;
         }
+        self.settle();
         let slot = self.add_to_info(skip_tagstart(tag, skip));
         self.data
             .push(slot, EntryType::Open, self.level, PackedSpan::NONE);
@@ -869,6 +888,10 @@ impl Builder {
         value: impl FnOnce(&mut Vec<u8>),
     ) {
         let data = &mut self.data;
+        if data.not_utf8 {
+            // no attribute has a say in `$index`
+            return;
+        }
         let Some(entry) = data.entries.last() else {
             return;
         };
@@ -927,6 +950,41 @@ impl Builder {
         }
         self.lastwasopen = false;
         self.level -= 1;
+        self.settle();
+    }
+
+    /// In the discarding mode, checks the strings stored since the last
+    /// call. Called where nothing can append to them any more: at an
+    /// element end, and at a recorded start before its entry (text goes
+    /// to the last start's entry or the last `cdata` entry only, and a
+    /// start's attributes are complete at the next event).
+    fn settle(&mut self) {
+        if !self.discard_after_not_utf8 || self.data.not_utf8 {
+            return;
+        }
+        let data = &self.data;
+        let text = |s: PackedSpan| data.text(s);
+        let entries = data
+            .entries
+            .get(self.unchecked_entries..)
+            .unwrap_or_default();
+        let attributes = data
+            .attributes
+            .get(self.unchecked_attributes..)
+            .unwrap_or_default();
+        let utf8 = entries.iter().all(|e| crate::json::utf8(text(e.value)))
+            && attributes
+                .iter()
+                .all(|a| crate::json::utf8(text(a.key)) && crate::json::utf8(text(a.value)));
+        self.unchecked_entries = data.entries.len();
+        self.unchecked_attributes = data.attributes.len();
+        self.data.not_utf8 = !utf8;
+    }
+
+    /// Turns the discarding mode on or off for the next call: see
+    /// `Parser::parse_into_struct_data_for_failing_json`.
+    pub(crate) fn set_discard_after_not_utf8(&mut self, on: bool) {
+        self.discard_after_not_utf8 = on;
     }
 
     /// Character data, already in the target encoding.
@@ -946,6 +1004,11 @@ impl Builder {
         skip: usize,
         skip_white: bool,
     ) {
+        if self.data.not_utf8 {
+            // the entries as they would be, without their text
+            self.cdata_slow(raw, |_| {}, skip, skip_white);
+            return;
+        }
         // more text for the value the last text went to
         let bytes = &mut self.data.bytes;
         if let Some(entry) = self.text_to.and_then(|i| self.data.entries.get_mut(i))
