@@ -393,6 +393,18 @@ struct Pools {
     /// Reused buffer of a comment's text or a PI's target and data, and of
     /// what the default handler gets for them (taken out while used).
     markup_buf: Vec<u8>,
+    /// Reused buffer of a SAX2 element's qualified name (taken out while
+    /// used).
+    qname_buf: Vec<u8>,
+    /// Reused buffer of a SAX2 start tag's qualified attribute names, one
+    /// after the other (taken out while used).
+    att_names_buf: Vec<u8>,
+    /// The attributes of the SAX2 start tag being parsed (reused; taken
+    /// out while it is parsed).
+    ns_atts: Vec<NsAttr>,
+    /// The namespace declarations of the SAX2 start tag being parsed
+    /// (reused; taken out while it is parsed).
+    ns_decls: Vec<(Option<Vec<u8>>, Vec<u8>)>,
 }
 
 /// Attributes of a start tag. Names and values are read where they stand
@@ -1168,26 +1180,54 @@ impl Core {
         }
     }
 
-    fn qualify(&self, local: &[u8], uri: Option<&[u8]>) -> Vec<u8> {
-        match uri {
-            Some(u) => {
-                let mut q = u.to_vec();
-                if let Some(sep) = self.namespace_separator
-                    && sep != 0
-                {
-                    q.push(sep);
-                }
-                q.extend_from_slice(local);
-                q
+    /// Appends the name the element handlers get for `local` in the
+    /// namespace `uri` to `out` (`_qualify_namespace`).
+    fn qualify_into(&self, out: &mut Vec<u8>, local: &[u8], uri: Option<&[u8]>) {
+        if let Some(u) = uri {
+            out.extend_from_slice(u);
+            if let Some(sep) = self.namespace_separator
+                && sep != 0
+            {
+                out.push(sep);
             }
-            None => local.to_vec(),
         }
+        out.extend_from_slice(local);
     }
 
     /// SAX2 start tag (`_start_element_handler_ns`).
     #[allow(clippy::too_many_arguments)]
-    fn emit_start_ns(
+    /// Appends a prefixed attribute's qualified name to `names`; where
+    /// it ends there.
+    fn qualify_prefixed(&self, names: &mut Vec<u8>, att: &NsAttr) -> usize {
+        if att.prefix.is_some() {
+            self.qualify_into(names, &att.local, att.uri.as_deref());
+        }
+        names.len()
+    }
+
+    /// A SAX2 start tag's event with its attribute list on the stack, in
+    /// an array of `N` (at least as many as the attributes).
+    fn start_ns_with_list<const N: usize>(
         &self,
+        sink: &mut impl Sax,
+        name: &[u8],
+        names: &mut Vec<u8>,
+        atts: &[NsAttr],
+    ) {
+        let n = atts.len();
+        let mut ends = [0usize; N];
+        for (a, end) in atts.iter().zip(ends.iter_mut()) {
+            *end = self.qualify_prefixed(names, a);
+        }
+        let mut list: [(&[u8], &[u8]); N] = [(&[], &[]); N];
+        for (k, slot) in list[..n].iter_mut().enumerate() {
+            *slot = ns_att(names, &ends, atts, k);
+        }
+        sink.start_element(name, &list[..n]);
+    }
+
+    fn emit_start_ns(
+        &mut self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
@@ -1201,23 +1241,29 @@ impl Core {
             }
         }
         if self.installed.element {
-            let name = self.qualify(local, uri);
-            let owned: Vec<(Vec<u8>, Vec<u8>)> = atts
-                .iter()
-                .map(|a| {
-                    let n = if a.prefix.is_some() {
-                        self.qualify(&a.local, a.uri.as_deref())
-                    } else {
-                        a.local.clone()
-                    };
-                    (n, a.value.clone())
-                })
-                .collect();
-            let list: Vec<(&[u8], &[u8])> = owned
-                .iter()
-                .map(|(n, v)| (n.as_slice(), v.as_slice()))
-                .collect();
-            sink.start_element(&name, &list);
+            let mut name = std::mem::take(&mut self.pools.qname_buf);
+            name.clear();
+            self.qualify_into(&mut name, local, uri);
+            // prefixed attribute names are qualified one after the other in
+            // `names`; the others are the attribute's own name
+            let mut names = std::mem::take(&mut self.pools.att_names_buf);
+            names.clear();
+            match atts.len() {
+                0..=4 => self.start_ns_with_list::<4>(sink, &name, &mut names, atts),
+                5..=16 => self.start_ns_with_list::<16>(sink, &name, &mut names, atts),
+                _ => {
+                    let ends: Vec<usize> = atts
+                        .iter()
+                        .map(|a| self.qualify_prefixed(&mut names, a))
+                        .collect();
+                    let list: Vec<(&[u8], &[u8])> = (0..atts.len())
+                        .map(|k| ns_att(&names, &ends, atts, k))
+                        .collect();
+                    sink.start_element(&name, &list);
+                }
+            }
+            self.pools.att_names_buf = names;
+            self.pools.qname_buf = name;
         } else if self.installed.default {
             let mut d = vec![b'<'];
             if let Some(p) = prefix {
@@ -1255,15 +1301,18 @@ impl Core {
 
     /// SAX2 end tag (`_end_element_handler_ns`).
     fn emit_end_ns(
-        &self,
+        &mut self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
         uri: Option<&[u8]>,
     ) {
         if self.installed.element {
-            let name = self.qualify(local, uri);
+            let mut name = std::mem::take(&mut self.pools.qname_buf);
+            name.clear();
+            self.qualify_into(&mut name, local, uri);
             sink.end_element(&name);
+            self.pools.qname_buf = name;
         } else if self.installed.default {
             let mut d = b"</".to_vec();
             if let Some(p) = prefix {
@@ -1275,6 +1324,23 @@ impl Core {
             sink.default(&d);
         }
     }
+}
+
+/// The `k`th attribute of a SAX2 start tag as the handler gets it: a
+/// prefixed name is qualified in `names`, up to `ends[k]`.
+fn ns_att<'a>(
+    names: &'a [u8],
+    ends: &[usize],
+    atts: &'a [NsAttr],
+    k: usize,
+) -> (&'a [u8], &'a [u8]) {
+    let a = &atts[k];
+    let name: &[u8] = if a.prefix.is_some() {
+        &names[if k == 0 { 0 } else { ends[k - 1] }..ends[k]]
+    } else {
+        &a.local
+    };
+    (name, &a.value)
 }
 
 /// A SAX2 attribute.

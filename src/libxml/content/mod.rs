@@ -147,7 +147,9 @@ impl Core {
                         self.fatal(err::NAME_TOO_LONG);
                         return None;
                     }
-                    let name = self.input.buf[start..i].to_vec();
+                    let mut name = self.pools.name_pool.pop().unwrap_or_default();
+                    name.clear();
+                    name.extend_from_slice(&self.input.buf[start..i]);
                     self.input.cur = i;
                     self.input.col += count as u64;
                     return Some(name);

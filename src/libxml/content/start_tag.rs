@@ -351,8 +351,8 @@ impl Core {
             return None;
         };
         self.skip_blanks();
-        let mut atts: Vec<NsAttr> = Vec::new();
-        let mut nsdecls: Vec<(Option<Vec<u8>>, Vec<u8>)> = Vec::new();
+        let mut atts = std::mem::take(&mut self.pools.ns_atts);
+        let mut nsdecls = std::mem::take(&mut self.pools.ns_decls);
         while self.raw() != b'>'
             && (self.raw() != b'/' || self.nxt(1) != b'>')
             && is_byte_char(u32::from(self.raw()))
@@ -400,8 +400,13 @@ impl Core {
             }
         }
         // defaulted attributes from the DTD
-        let key = qname_key(prefix.as_deref(), &local);
-        if let Some(defs) = self.dtd.defaults.get(&key).cloned() {
+        let defs = if self.dtd.defaults.is_empty() {
+            None
+        } else {
+            let key = qname_key(prefix.as_deref(), &local);
+            self.dtd.defaults.get(&key).cloned()
+        };
+        if let Some(defs) = defs {
             for d in defs {
                 if d.prefix.is_none() && d.local == b"xmlns" {
                     continue;
@@ -470,6 +475,21 @@ impl Core {
                 &atts,
             );
         }
+        for a in atts.drain(..) {
+            self.recycle_name(a.local);
+            self.recycle_name(a.value);
+            if let Some(p) = a.prefix {
+                self.recycle_name(p);
+            }
+        }
+        for (p, u) in nsdecls.drain(..) {
+            self.recycle_name(u);
+            if let Some(p) = p {
+                self.recycle_name(p);
+            }
+        }
+        self.pools.ns_atts = atts;
+        self.pools.ns_decls = nsdecls;
         Some((local, prefix, uri))
     }
 
