@@ -63,6 +63,9 @@ impl Core {
             let n = self.ns.len() - tag.ns_count;
             self.ns.truncate(n);
         }
+        if let Some(p) = tag.prefix {
+            self.recycle_name(p);
+        }
         self.recycle_name(tag.name);
     }
 

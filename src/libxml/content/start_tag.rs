@@ -96,8 +96,11 @@ impl Core {
                     None => self.emit_end(sink, &name),
                 }
             }
-            if let Some(tag) = &sax2 {
+            if let Some(tag) = sax2 {
                 self.ns.truncate(tag.ns_before);
+                if let Some(p) = tag.prefix {
+                    self.recycle_name(p);
+                }
             }
             self.recycle_name(name);
             if self.state == State::Eof {
@@ -442,7 +445,8 @@ impl Core {
                 None => None,
             };
             atts[i].uri.clone_from(&nsname);
-            if atts.len() >= keyset::MANY {
+            // pairwise (nothing allocated) up to `MANY` attributes
+            if atts.len() > keyset::MANY {
                 clashes.check(self, &atts, i);
                 continue;
             }
