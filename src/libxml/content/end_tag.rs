@@ -97,11 +97,12 @@ impl Core {
         true
     }
 
-    /// Keeps the allocation of a name no longer used for the next start
-    /// tag.
+    /// Keeps the allocation of a name (or SAX2 attribute value) no longer
+    /// used for the next start tag; a large one is freed, so that the pool
+    /// holds little memory.
     #[inline]
     pub(super) fn recycle_name(&mut self, name: Vec<u8>) {
-        if self.pools.name_pool.len() < 64 {
+        if self.pools.name_pool.len() < 64 && name.capacity() <= 4096 {
             self.pools.name_pool.push(name);
         }
     }
