@@ -21,6 +21,7 @@ mod content;
 mod encoding;
 mod input;
 pub(crate) mod keyset;
+mod namespaces;
 mod prolog;
 #[cfg(test)]
 mod tests;
@@ -30,7 +31,7 @@ mod text_scan;
 use std::collections::{HashMap, HashSet};
 
 use keyset::KeySet;
-use std::sync::Arc;
+use namespaces::{Namespaces, NsUri};
 
 use crate::sax::{HandlerSet, Sax};
 
@@ -219,17 +220,14 @@ struct Entity {
     checked: u64,
 }
 
-/// A namespace binding: prefix (`None` for the default namespace) and URI.
-type Binding = (Option<Vec<u8>>, Arc<[u8]>);
-
 /// An open element.
 #[derive(Clone, Debug)]
 struct OpenTag {
     /// The qualified name as written (SAX1) or the local name (SAX2).
     name: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    /// Shared with the binding: never copied per element.
-    uri: Option<Arc<[u8]>>,
+    /// A binding in scope as long as the element: never copied.
+    uri: Option<NsUri>,
     /// Namespace bindings this element pushed.
     ns_count: usize,
 }
@@ -266,7 +264,7 @@ pub(crate) struct Core {
     started: bool,
     names: Vec<OpenTag>,
     /// Namespace bindings in scope.
-    ns: Vec<Binding>,
+    ns: Namespaces,
     /// `&name;` the default handler gets while an attribute value is parsed
     /// (compat.c's getEntity), sent before the start tag's events.
     pending_default_refs: Vec<Vec<u8>>,
@@ -402,9 +400,16 @@ struct Pools {
     /// The attributes of the SAX2 start tag being parsed (reused; taken
     /// out while it is parsed).
     ns_atts: Vec<NsAttr>,
-    /// The namespace declarations of the SAX2 start tag being parsed
-    /// (reused; taken out while it is parsed).
-    ns_decls: Vec<(Option<Vec<u8>>, Vec<u8>)>,
+    /// The duplicate check of a SAX2 start tag with many attributes
+    /// (taken out while used).
+    clashes: content::Clashes,
+    /// Where each qualified attribute name of a SAX2 start tag with many
+    /// attributes ends in `att_names_buf` (taken out while used).
+    att_name_ends: Vec<usize>,
+    /// The allocation of the attribute list a start tag with many
+    /// attributes hands to the handler (taken out while used; see
+    /// [`reuse_list`]).
+    att_list: Vec<(&'static [u8], &'static [u8])>,
 }
 
 /// Attributes of a start tag. Names and values are read where they stand
@@ -477,6 +482,15 @@ impl Attributes {
     fn value<'a>(&'a self, input: &'a [u8], k: usize) -> &'a [u8] {
         self.spans[k].1.get(input, &self.bytes)
     }
+}
+
+/// An empty list with the allocation of `list`, for strings of another
+/// lifetime: the attribute list of a start tag with many attributes is
+/// kept from one tag to the next without its borrows.
+fn reuse_list<'a, 'b>(mut list: Vec<(&'a [u8], &'a [u8])>) -> Vec<(&'b [u8], &'b [u8])> {
+    list.clear();
+    // collected in place (same layout): the allocation is kept
+    list.into_iter().map(|_| (&[][..], &[][..])).collect()
 }
 
 /// A start tag's event with its attribute list on the stack, in an array
@@ -1123,7 +1137,7 @@ impl Core {
     }
 
     /// SAX1 start tag.
-    fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
+    fn emit_start(&mut self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
         if self.installed.element {
             let input = &self.input.buf;
             match atts.len() {
@@ -1132,10 +1146,10 @@ impl Core {
                 5..=12 => start_with_list::<12>(sink, name, input, atts),
                 13..=16 => start_with_list::<16>(sink, name, input, atts),
                 n => {
-                    let list: Vec<(&[u8], &[u8])> = (0..n)
-                        .map(|k| (atts.name(input, k), atts.value(input, k)))
-                        .collect();
+                    let mut list = reuse_list(std::mem::take(&mut self.pools.att_list));
+                    list.extend((0..n).map(|k| (atts.name(input, k), atts.value(input, k))));
                     sink.start_element(name, &list);
+                    self.pools.att_list = reuse_list(list);
                 }
             }
         } else if self.installed.default {
@@ -1194,13 +1208,17 @@ impl Core {
         out.extend_from_slice(local);
     }
 
-    /// SAX2 start tag (`_start_element_handler_ns`).
-    #[allow(clippy::too_many_arguments)]
+    /// Appends the name the element handlers get for `local` in the
+    /// namespace `uri` of the stack to `out`.
+    fn qualify_ns_into(&self, out: &mut Vec<u8>, local: &[u8], uri: Option<NsUri>) {
+        self.qualify_into(out, local, uri.map(|u| self.ns.uri(u)));
+    }
+
     /// Appends a prefixed attribute's qualified name to `names`; where
     /// it ends there.
     fn qualify_prefixed(&self, names: &mut Vec<u8>, att: &NsAttr) -> usize {
         if att.prefix.is_some() {
-            self.qualify_into(names, &att.local, att.uri.as_deref());
+            self.qualify_ns_into(names, &att.local, att.uri);
         }
         names.len()
     }
@@ -1226,24 +1244,28 @@ impl Core {
         sink.start_element(name, &list[..n]);
     }
 
+    /// SAX2 start tag (`_start_element_handler_ns`, and
+    /// `_start_namespace_decl_handler` for each binding from the
+    /// `ns_from`th, those the tag declared).
     fn emit_start_ns(
         &mut self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
-        uri: Option<&[u8]>,
-        nsdecls: &[(Option<Vec<u8>>, Vec<u8>)],
+        uri: Option<NsUri>,
+        ns_from: usize,
         atts: &[NsAttr],
     ) {
-        if !nsdecls.is_empty() && self.installed.start_namespace_decl {
-            for (p, u) in nsdecls {
-                sink.start_namespace_decl(p.as_deref(), u);
+        if ns_from < self.ns.len() && self.installed.start_namespace_decl {
+            for k in ns_from..self.ns.len() {
+                let (p, u) = self.ns.binding(k);
+                sink.start_namespace_decl(p, u);
             }
         }
         if self.installed.element {
             let mut name = std::mem::take(&mut self.pools.qname_buf);
             name.clear();
-            self.qualify_into(&mut name, local, uri);
+            self.qualify_ns_into(&mut name, local, uri);
             // prefixed attribute names are qualified one after the other in
             // `names`; the others are the attribute's own name
             let mut names = std::mem::take(&mut self.pools.att_names_buf);
@@ -1252,14 +1274,14 @@ impl Core {
                 0..=4 => self.start_ns_with_list::<4>(sink, &name, &mut names, atts),
                 5..=16 => self.start_ns_with_list::<16>(sink, &name, &mut names, atts),
                 _ => {
-                    let ends: Vec<usize> = atts
-                        .iter()
-                        .map(|a| self.qualify_prefixed(&mut names, a))
-                        .collect();
-                    let list: Vec<(&[u8], &[u8])> = (0..atts.len())
-                        .map(|k| ns_att(&names, &ends, atts, k))
-                        .collect();
+                    let mut ends = std::mem::take(&mut self.pools.att_name_ends);
+                    ends.clear();
+                    ends.extend(atts.iter().map(|a| self.qualify_prefixed(&mut names, a)));
+                    let mut list = reuse_list(std::mem::take(&mut self.pools.att_list));
+                    list.extend((0..atts.len()).map(|k| ns_att(&names, &ends, atts, k)));
                     sink.start_element(&name, &list);
+                    self.pools.att_list = reuse_list(list);
+                    self.pools.att_name_ends = ends;
                 }
             }
             self.pools.att_names_buf = names;
@@ -1271,16 +1293,16 @@ impl Core {
                 d.push(b':');
             }
             d.extend_from_slice(local);
-            for (p, u) in nsdecls {
-                match p {
-                    Some(p) => {
+            for k in ns_from..self.ns.len() {
+                match self.ns.binding(k) {
+                    (Some(p), _) => {
                         d.extend_from_slice(b" xmlns:");
                         d.extend_from_slice(p);
                     }
-                    None => d.extend_from_slice(b" xmlns"),
+                    (None, _) => d.extend_from_slice(b" xmlns"),
                 }
                 d.extend_from_slice(b"=\"");
-                d.extend_from_slice(u);
+                d.extend_from_slice(self.ns.binding(k).1);
                 d.push(b'"');
             }
             for a in atts {
@@ -1305,12 +1327,12 @@ impl Core {
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
-        uri: Option<&[u8]>,
+        uri: Option<NsUri>,
     ) {
         if self.installed.element {
             let mut name = std::mem::take(&mut self.pools.qname_buf);
             name.clear();
-            self.qualify_into(&mut name, local, uri);
+            self.qualify_ns_into(&mut name, local, uri);
             sink.end_element(&name);
             self.pools.qname_buf = name;
         } else if self.installed.default {
@@ -1348,6 +1370,6 @@ fn ns_att<'a>(
 struct NsAttr {
     local: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    uri: Option<Arc<[u8]>>,
+    uri: Option<NsUri>,
     value: Vec<u8>,
 }

@@ -11,7 +11,7 @@ mod start_tag;
 mod text;
 mod uri;
 
-pub(super) use start_tag::qname_key;
+pub(super) use start_tag::{Clashes, qname_key};
 pub(super) use uri::{scheme_end, valid_uri};
 
 use super::chars::{is_ascii_name_char, is_ascii_name_start, is_name_char, is_name_start};
