@@ -5,7 +5,7 @@
 //! handler's attribute array and `xml_parse_into_struct()`'s all ask the
 //! same question of a list that grows by one key at a time.
 
-use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
 /// From this many keys on, earlier keys are found through a hash map
 /// instead of a comparison with each of them (which is quadratic); the
@@ -20,11 +20,17 @@ pub(crate) struct KeySet {
     /// One bit per [`class`](Self::class) of the keys so far: a key whose
     /// bit is clear is not among them.
     seen: u64,
-    /// Position of each of the first `indexed` keys, once a query found
-    /// [`MANY`] keys or more.
-    slots: HashMap<Vec<u8>, usize>,
+    /// Once a query found [`MANY`] keys or more: an open-addressing table
+    /// of the first `indexed` keys, (hash, position) or [`EMPTY`] in each
+    /// slot, at most half full. The keys stay with the caller, so that a
+    /// list indexed again allocates nothing.
+    slots: Vec<(u64, usize)>,
     indexed: usize,
+    hasher: RandomState,
 }
+
+/// A free slot of [`KeySet::slots`].
+const EMPTY: (u64, usize) = (0, usize::MAX);
 
 impl KeySet {
     /// The bit of a key in the filter: equal keys have equal bits. From
@@ -87,12 +93,35 @@ impl KeySet {
             return (0..len).position(|i| key_at(i).as_ref() == key);
         }
         // keys added since the last query are indexed now
+        if 2 * len > self.slots.len() {
+            self.slots.clear();
+            self.slots.resize((2 * len).next_power_of_two(), EMPTY);
+            self.indexed = 0;
+        }
         while self.indexed < len {
-            let k = key_at(self.indexed).as_ref().to_vec();
-            self.slots.insert(k, self.indexed);
+            let k = key_at(self.indexed);
+            let hash = self.hasher.hash_one(k.as_ref());
+            let slot = self.slot(hash, k.as_ref(), &key_at);
+            self.slots[slot] = (hash, self.indexed);
             self.indexed += 1;
         }
-        self.slots.get(key).copied()
+        let slot = self.slot(self.hasher.hash_one(key), key, &key_at);
+        Some(self.slots[slot].1).filter(|&i| i != usize::MAX)
+    }
+
+    /// The slot of `key` (whose hash is `hash`): where it is, or the free
+    /// slot where it would go.
+    fn slot<K: AsRef<[u8]>>(&self, hash: u64, key: &[u8], key_at: impl Fn(usize) -> K) -> usize {
+        let mask = self.slots.len() - 1;
+        // the table's length is a power of two: its mask keeps the low bits
+        let mut i = (hash as usize) & mask;
+        loop {
+            match self.slots[i] {
+                EMPTY => return i,
+                (h, at) if h == hash && key_at(at).as_ref() == key => return i,
+                _ => i = (i + 1) & mask,
+            }
+        }
     }
 }
 

@@ -21,6 +21,7 @@ mod content;
 mod encoding;
 mod input;
 pub(crate) mod keyset;
+mod namespaces;
 mod prolog;
 #[cfg(test)]
 mod tests;
@@ -30,7 +31,7 @@ mod text_scan;
 use std::collections::{HashMap, HashSet};
 
 use keyset::KeySet;
-use std::sync::Arc;
+use namespaces::{Namespaces, NsUri};
 
 use crate::sax::{HandlerSet, Sax};
 
@@ -219,17 +220,14 @@ struct Entity {
     checked: u64,
 }
 
-/// A namespace binding: prefix (`None` for the default namespace) and URI.
-type Binding = (Option<Vec<u8>>, Arc<[u8]>);
-
 /// An open element.
 #[derive(Clone, Debug)]
 struct OpenTag {
     /// The qualified name as written (SAX1) or the local name (SAX2).
     name: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    /// Shared with the binding: never copied per element.
-    uri: Option<Arc<[u8]>>,
+    /// A binding in scope as long as the element: never copied.
+    uri: Option<NsUri>,
     /// Namespace bindings this element pushed.
     ns_count: usize,
 }
@@ -266,7 +264,7 @@ pub(crate) struct Core {
     started: bool,
     names: Vec<OpenTag>,
     /// Namespace bindings in scope.
-    ns: Vec<Binding>,
+    ns: Namespaces,
     /// `&name;` the default handler gets while an attribute value is parsed
     /// (compat.c's getEntity), sent before the start tag's events.
     pending_default_refs: Vec<Vec<u8>>,
@@ -393,6 +391,25 @@ struct Pools {
     /// Reused buffer of a comment's text or a PI's target and data, and of
     /// what the default handler gets for them (taken out while used).
     markup_buf: Vec<u8>,
+    /// Reused buffer of a SAX2 element's qualified name (taken out while
+    /// used).
+    qname_buf: Vec<u8>,
+    /// Reused buffer of a SAX2 start tag's qualified attribute names, one
+    /// after the other (taken out while used).
+    att_names_buf: Vec<u8>,
+    /// The attributes of the SAX2 start tag being parsed (reused; taken
+    /// out while it is parsed).
+    ns_atts: Vec<NsAttr>,
+    /// The duplicate check of a SAX2 start tag with many attributes
+    /// (taken out while used).
+    clashes: content::Clashes,
+    /// Where each qualified attribute name of a SAX2 start tag with many
+    /// attributes ends in `att_names_buf` (taken out while used).
+    att_name_ends: Vec<usize>,
+    /// The allocation of the attribute list a start tag with many
+    /// attributes hands to the handler (taken out while used; see
+    /// [`reuse_list`]).
+    att_list: Vec<(&'static [u8], &'static [u8])>,
 }
 
 /// Attributes of a start tag. Names and values are read where they stand
@@ -465,6 +482,15 @@ impl Attributes {
     fn value<'a>(&'a self, input: &'a [u8], k: usize) -> &'a [u8] {
         self.spans[k].1.get(input, &self.bytes)
     }
+}
+
+/// An empty list with the allocation of `list`, for strings of another
+/// lifetime: the attribute list of a start tag with many attributes is
+/// kept from one tag to the next without its borrows.
+fn reuse_list<'a, 'b>(mut list: Vec<(&'a [u8], &'a [u8])>) -> Vec<(&'b [u8], &'b [u8])> {
+    list.clear();
+    // collected in place (same layout): the allocation is kept
+    list.into_iter().map(|_| (&[][..], &[][..])).collect()
 }
 
 /// A start tag's event with its attribute list on the stack, in an array
@@ -1111,7 +1137,7 @@ impl Core {
     }
 
     /// SAX1 start tag.
-    fn emit_start(&self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
+    fn emit_start(&mut self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
         if self.installed.element {
             let input = &self.input.buf;
             match atts.len() {
@@ -1120,10 +1146,10 @@ impl Core {
                 5..=12 => start_with_list::<12>(sink, name, input, atts),
                 13..=16 => start_with_list::<16>(sink, name, input, atts),
                 n => {
-                    let list: Vec<(&[u8], &[u8])> = (0..n)
-                        .map(|k| (atts.name(input, k), atts.value(input, k)))
-                        .collect();
+                    let mut list = reuse_list(std::mem::take(&mut self.pools.att_list));
+                    list.extend((0..n).map(|k| (atts.name(input, k), atts.value(input, k))));
                     sink.start_element(name, &list);
+                    self.pools.att_list = reuse_list(list);
                 }
             }
         } else if self.installed.default {
@@ -1168,56 +1194,98 @@ impl Core {
         }
     }
 
-    fn qualify(&self, local: &[u8], uri: Option<&[u8]>) -> Vec<u8> {
-        match uri {
-            Some(u) => {
-                let mut q = u.to_vec();
-                if let Some(sep) = self.namespace_separator
-                    && sep != 0
-                {
-                    q.push(sep);
-                }
-                q.extend_from_slice(local);
-                q
+    /// Appends the name the element handlers get for `local` in the
+    /// namespace `uri` to `out` (`_qualify_namespace`).
+    fn qualify_into(&self, out: &mut Vec<u8>, local: &[u8], uri: Option<&[u8]>) {
+        if let Some(u) = uri {
+            out.extend_from_slice(u);
+            if let Some(sep) = self.namespace_separator
+                && sep != 0
+            {
+                out.push(sep);
             }
-            None => local.to_vec(),
         }
+        out.extend_from_slice(local);
     }
 
-    /// SAX2 start tag (`_start_element_handler_ns`).
-    #[allow(clippy::too_many_arguments)]
-    fn emit_start_ns(
+    /// Appends the name the element handlers get for `local` in the
+    /// namespace `uri` of the stack to `out`.
+    fn qualify_ns_into(&self, out: &mut Vec<u8>, local: &[u8], uri: Option<NsUri>) {
+        self.qualify_into(out, local, uri.map(|u| self.ns.uri(u)));
+    }
+
+    /// Appends a prefixed attribute's qualified name to `names`; where
+    /// it ends there.
+    fn qualify_prefixed(&self, names: &mut Vec<u8>, att: &NsAttr) -> usize {
+        if att.prefix.is_some() {
+            self.qualify_ns_into(names, &att.local, att.uri);
+        }
+        names.len()
+    }
+
+    /// A SAX2 start tag's event with its attribute list on the stack, in
+    /// an array of `N` (at least as many as the attributes).
+    fn start_ns_with_list<const N: usize>(
         &self,
+        sink: &mut impl Sax,
+        name: &[u8],
+        names: &mut Vec<u8>,
+        atts: &[NsAttr],
+    ) {
+        let n = atts.len();
+        let mut ends = [0usize; N];
+        for (a, end) in atts.iter().zip(ends.iter_mut()) {
+            *end = self.qualify_prefixed(names, a);
+        }
+        let mut list: [(&[u8], &[u8]); N] = [(&[], &[]); N];
+        for (k, slot) in list[..n].iter_mut().enumerate() {
+            *slot = ns_att(names, &ends, atts, k);
+        }
+        sink.start_element(name, &list[..n]);
+    }
+
+    /// SAX2 start tag (`_start_element_handler_ns`, and
+    /// `_start_namespace_decl_handler` for each binding from the
+    /// `ns_from`th, those the tag declared).
+    fn emit_start_ns(
+        &mut self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
-        uri: Option<&[u8]>,
-        nsdecls: &[(Option<Vec<u8>>, Vec<u8>)],
+        uri: Option<NsUri>,
+        ns_from: usize,
         atts: &[NsAttr],
     ) {
-        if !nsdecls.is_empty() && self.installed.start_namespace_decl {
-            for (p, u) in nsdecls {
-                sink.start_namespace_decl(p.as_deref(), u);
+        if ns_from < self.ns.len() && self.installed.start_namespace_decl {
+            for k in ns_from..self.ns.len() {
+                let (p, u) = self.ns.binding(k);
+                sink.start_namespace_decl(p, u);
             }
         }
         if self.installed.element {
-            let name = self.qualify(local, uri);
-            let owned: Vec<(Vec<u8>, Vec<u8>)> = atts
-                .iter()
-                .map(|a| {
-                    let n = if a.prefix.is_some() {
-                        self.qualify(&a.local, a.uri.as_deref())
-                    } else {
-                        a.local.clone()
-                    };
-                    (n, a.value.clone())
-                })
-                .collect();
-            let list: Vec<(&[u8], &[u8])> = owned
-                .iter()
-                .map(|(n, v)| (n.as_slice(), v.as_slice()))
-                .collect();
-            sink.start_element(&name, &list);
+            let mut name = std::mem::take(&mut self.pools.qname_buf);
+            name.clear();
+            self.qualify_ns_into(&mut name, local, uri);
+            // prefixed attribute names are qualified one after the other in
+            // `names`; the others are the attribute's own name
+            let mut names = std::mem::take(&mut self.pools.att_names_buf);
+            names.clear();
+            match atts.len() {
+                0..=4 => self.start_ns_with_list::<4>(sink, &name, &mut names, atts),
+                5..=16 => self.start_ns_with_list::<16>(sink, &name, &mut names, atts),
+                _ => {
+                    let mut ends = std::mem::take(&mut self.pools.att_name_ends);
+                    ends.clear();
+                    ends.extend(atts.iter().map(|a| self.qualify_prefixed(&mut names, a)));
+                    let mut list = reuse_list(std::mem::take(&mut self.pools.att_list));
+                    list.extend((0..atts.len()).map(|k| ns_att(&names, &ends, atts, k)));
+                    sink.start_element(&name, &list);
+                    self.pools.att_list = reuse_list(list);
+                    self.pools.att_name_ends = ends;
+                }
+            }
+            self.pools.att_names_buf = names;
+            self.pools.qname_buf = name;
         } else if self.installed.default {
             let mut d = vec![b'<'];
             if let Some(p) = prefix {
@@ -1225,16 +1293,16 @@ impl Core {
                 d.push(b':');
             }
             d.extend_from_slice(local);
-            for (p, u) in nsdecls {
-                match p {
-                    Some(p) => {
+            for k in ns_from..self.ns.len() {
+                match self.ns.binding(k) {
+                    (Some(p), _) => {
                         d.extend_from_slice(b" xmlns:");
                         d.extend_from_slice(p);
                     }
-                    None => d.extend_from_slice(b" xmlns"),
+                    (None, _) => d.extend_from_slice(b" xmlns"),
                 }
                 d.extend_from_slice(b"=\"");
-                d.extend_from_slice(u);
+                d.extend_from_slice(self.ns.binding(k).1);
                 d.push(b'"');
             }
             for a in atts {
@@ -1255,15 +1323,18 @@ impl Core {
 
     /// SAX2 end tag (`_end_element_handler_ns`).
     fn emit_end_ns(
-        &self,
+        &mut self,
         sink: &mut impl Sax,
         local: &[u8],
         prefix: Option<&[u8]>,
-        uri: Option<&[u8]>,
+        uri: Option<NsUri>,
     ) {
         if self.installed.element {
-            let name = self.qualify(local, uri);
+            let mut name = std::mem::take(&mut self.pools.qname_buf);
+            name.clear();
+            self.qualify_ns_into(&mut name, local, uri);
             sink.end_element(&name);
+            self.pools.qname_buf = name;
         } else if self.installed.default {
             let mut d = b"</".to_vec();
             if let Some(p) = prefix {
@@ -1277,11 +1348,28 @@ impl Core {
     }
 }
 
+/// The `k`th attribute of a SAX2 start tag as the handler gets it: a
+/// prefixed name is qualified in `names`, up to `ends[k]`.
+fn ns_att<'a>(
+    names: &'a [u8],
+    ends: &[usize],
+    atts: &'a [NsAttr],
+    k: usize,
+) -> (&'a [u8], &'a [u8]) {
+    let a = &atts[k];
+    let name: &[u8] = if a.prefix.is_some() {
+        &names[if k == 0 { 0 } else { ends[k - 1] }..ends[k]]
+    } else {
+        &a.local
+    };
+    (name, &a.value)
+}
+
 /// A SAX2 attribute.
 #[derive(Clone, Debug)]
 struct NsAttr {
     local: Vec<u8>,
     prefix: Option<Vec<u8>>,
-    uri: Option<Arc<[u8]>>,
+    uri: Option<NsUri>,
     value: Vec<u8>,
 }

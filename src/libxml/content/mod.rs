@@ -11,7 +11,7 @@ mod start_tag;
 mod text;
 mod uri;
 
-pub(super) use start_tag::qname_key;
+pub(super) use start_tag::{Clashes, qname_key};
 pub(super) use uri::{scheme_end, valid_uri};
 
 use super::chars::{is_ascii_name_char, is_ascii_name_start, is_name_char, is_name_start};
@@ -147,7 +147,9 @@ impl Core {
                         self.fatal(err::NAME_TOO_LONG);
                         return None;
                     }
-                    let name = self.input.buf[start..i].to_vec();
+                    let mut name = self.pools.name_pool.pop().unwrap_or_default();
+                    name.clear();
+                    name.extend_from_slice(&self.input.buf[start..i]);
                     self.input.cur = i;
                     self.input.col += count as u64;
                     return Some(name);

@@ -2,10 +2,8 @@
 //! path for plain SAX1 tags, the general path, namespaces and
 //! duplicate attributes.
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use crate::libxml::chars::{is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char};
+use crate::libxml::namespaces::{Namespaces, NsUri, XML_NS};
 use crate::libxml::text_scan::plain_multibyte_len;
 use crate::libxml::{
     Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State, Sub, err, keyset,
@@ -16,9 +14,6 @@ use super::{
     MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_short, general_only,
     plain_prefix, predefined_at, scheme_end, valid_uri,
 };
-
-/// The namespace the prefix `xml` is bound to.
-const XML_NS: &[u8] = b"http://www.w3.org/XML/1998/namespace";
 
 impl Core {
     /// The `START_TAG` case of the push loop.
@@ -91,13 +86,16 @@ impl Core {
             if !self.disable_sax {
                 match &sax2 {
                     Some(tag) => {
-                        self.emit_end_ns(sink, &name, tag.prefix.as_deref(), tag.uri.as_deref());
+                        self.emit_end_ns(sink, &name, tag.prefix.as_deref(), tag.uri);
                     }
                     None => self.emit_end(sink, &name),
                 }
             }
-            if let Some(tag) = &sax2 {
+            if let Some(tag) = sax2 {
                 self.ns.truncate(tag.ns_before);
+                if let Some(p) = tag.prefix {
+                    self.recycle_name(p);
+                }
             }
             self.recycle_name(name);
             if self.state == State::Eof {
@@ -340,7 +338,7 @@ impl Core {
     fn parse_start_tag2(
         &mut self,
         sink: &mut impl Sax,
-    ) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<Arc<[u8]>>)> {
+    ) -> Option<(Vec<u8>, Option<Vec<u8>>, Option<NsUri>)> {
         if self.raw() != b'<' {
             return None;
         }
@@ -351,8 +349,7 @@ impl Core {
             return None;
         };
         self.skip_blanks();
-        let mut atts: Vec<NsAttr> = Vec::new();
-        let mut nsdecls: Vec<(Option<Vec<u8>>, Vec<u8>)> = Vec::new();
+        let mut atts = std::mem::take(&mut self.pools.ns_atts);
         while self.raw() != b'>'
             && (self.raw() != b'/' || self.nxt(1) != b'>')
             && is_byte_char(u32::from(self.raw()))
@@ -376,7 +373,7 @@ impl Core {
                         self.sub = Sub::None;
                         if let Some(v) = v {
                             had_value = true;
-                            self.add_ns_attr(aprefix, aname, v, &mut atts, &mut nsdecls);
+                            self.add_ns_attr(aprefix, aname, v, ns_base, &mut atts);
                         }
                     } else {
                         self.fatal(err::ATTRIBUTE_WITHOUT_VALUE);
@@ -400,8 +397,13 @@ impl Core {
             }
         }
         // defaulted attributes from the DTD
-        let key = qname_key(prefix.as_deref(), &local);
-        if let Some(defs) = self.dtd.defaults.get(&key).cloned() {
+        let defs = if self.dtd.defaults.is_empty() {
+            None
+        } else {
+            let key = qname_key(prefix.as_deref(), &local);
+            self.dtd.defaults.get(&key).cloned()
+        };
+        if let Some(defs) = defs {
             for d in defs {
                 if d.prefix.is_none() && d.local == b"xmlns" {
                     continue;
@@ -424,124 +426,82 @@ impl Core {
             }
         }
         // resolve attribute prefixes and check duplicates
-        let mut clashes = Clashes::default();
+        let many = atts.len() > keyset::MANY;
+        let mut clashes = std::mem::take(&mut self.pools.clashes);
+        for a in &mut atts {
+            a.uri = a.prefix.as_deref().and_then(|p| self.ns.lookup(Some(p)));
+        }
+        if many {
+            clashes.find(&atts, &self.ns);
+        }
         for i in 0..atts.len() {
-            let nsname = match atts[i].prefix.clone() {
-                Some(p) => {
-                    let u = self.lookup_ns(Some(&p));
-                    if u.is_none() {
-                        self.error(err::NS_ERR_UNDEFINED_NAMESPACE);
-                    }
-                    u
+            if atts[i].prefix.is_some() && atts[i].uri.is_none() {
+                self.error(err::NS_ERR_UNDEFINED_NAMESPACE);
+            }
+            // pairwise (nothing allocated) up to `MANY` attributes
+            if many {
+                match clashes.of(i) {
+                    Some(Clash::SamePrefix) => self.fatal(err::ATTRIBUTE_REDEFINED),
+                    Some(Clash::SameUri) => self.error(err::NS_ERR_ATTRIBUTE_REDEFINED),
+                    None => {}
                 }
-                None => None,
-            };
-            atts[i].uri.clone_from(&nsname);
-            if atts.len() >= keyset::MANY {
-                clashes.check(self, &atts, i);
                 continue;
             }
+            let nsname = atts[i].uri.map(|u| self.ns.uri(u));
             for j in 0..i {
                 if atts[i].local == atts[j].local {
                     if atts[i].prefix == atts[j].prefix {
                         self.fatal(err::ATTRIBUTE_REDEFINED);
                         break;
                     }
-                    if nsname.is_some() && atts[j].uri == nsname {
+                    if nsname.is_some() && atts[j].uri.map(|u| self.ns.uri(u)) == nsname {
                         self.error(err::NS_ERR_ATTRIBUTE_REDEFINED);
                         break;
                     }
                 }
             }
         }
-        let uri = self.lookup_ns(prefix.as_deref());
+        self.pools.clashes = clashes;
+        let uri = self.ns.lookup(prefix.as_deref());
         if prefix.is_some() && uri.is_none() {
             self.error(err::NS_ERR_UNDEFINED_NAMESPACE);
         }
-        let _ = ns_base;
         self.flush_default_refs(sink);
         if !self.disable_sax {
-            self.emit_start_ns(
-                sink,
-                &local,
-                prefix.as_deref(),
-                uri.as_deref(),
-                &nsdecls,
-                &atts,
-            );
+            self.emit_start_ns(sink, &local, prefix.as_deref(), uri, ns_base, &atts);
         }
+        for a in atts.drain(..) {
+            self.recycle_name(a.local);
+            self.recycle_name(a.value);
+            if let Some(p) = a.prefix {
+                self.recycle_name(p);
+            }
+        }
+        self.pools.ns_atts = atts;
         Some((local, prefix, uri))
     }
 
     /// Handles one parsed attribute in SAX2 mode: namespace declarations
-    /// are bound, others collected.
+    /// are bound (the tag's own bindings are those from the `ns_base`th),
+    /// others collected.
     fn add_ns_attr(
         &mut self,
         aprefix: Option<Vec<u8>>,
         aname: Vec<u8>,
         value: Vec<u8>,
+        ns_base: usize,
         atts: &mut Vec<NsAttr>,
-        nsdecls: &mut Vec<(Option<Vec<u8>>, Vec<u8>)>,
     ) {
-        if aprefix.is_none() && aname == b"xmlns" {
-            let url = value;
-            if !url.is_empty() {
-                if !valid_uri(&url) {
-                    self.error(err::WAR_NS_URI);
-                } else if scheme_end(&url).is_none() {
-                    self.warning();
-                }
-                if url == XML_NS {
-                    self.error(err::NS_ERR_XML_NAMESPACE);
-                    return;
-                }
-                if url == b"http://www.w3.org/2000/xmlns/" {
-                    self.error(err::NS_ERR_XML_NAMESPACE);
-                    return;
-                }
-            }
-            if nsdecls.iter().any(|(p, _)| p.is_none()) {
-                self.fatal(err::ATTRIBUTE_REDEFINED);
-            } else {
-                self.ns.push((None, Arc::from(url.as_slice())));
-                nsdecls.push((None, url));
-            }
-        } else if aprefix.as_deref() == Some(b"xmlns") {
-            let url = value;
-            if aname == b"xml" {
-                if url != XML_NS {
-                    self.error(err::NS_ERR_XML_NAMESPACE);
-                }
-                return;
-            }
-            if url == XML_NS {
-                self.error(err::NS_ERR_XML_NAMESPACE);
-                return;
-            }
-            if aname == b"xmlns" {
-                self.error(err::NS_ERR_XML_NAMESPACE);
-                return;
-            }
-            if url == b"http://www.w3.org/2000/xmlns/" {
-                self.error(err::NS_ERR_XML_NAMESPACE);
-                return;
-            }
-            if url.is_empty() {
-                self.error(err::NS_ERR_XML_NAMESPACE);
-                return;
-            }
-            if !valid_uri(&url) {
-                self.error(err::WAR_NS_URI);
-            }
-            if nsdecls
-                .iter()
-                .any(|(p, _)| p.as_deref() == Some(aname.as_slice()))
-            {
-                self.fatal(err::ATTRIBUTE_REDEFINED);
-            } else {
-                self.ns
-                    .push((Some(aname.clone()), Arc::from(url.as_slice())));
-                nsdecls.push((Some(aname), url));
+        if (aprefix.is_none() && aname == b"xmlns") || aprefix.as_deref() == Some(b"xmlns") {
+            self.bind_ns(
+                aprefix.is_some().then_some(aname.as_slice()),
+                &value,
+                ns_base,
+            );
+            self.recycle_name(value);
+            self.recycle_name(aname);
+            if let Some(p) = aprefix {
+                self.recycle_name(p);
             }
         } else {
             atts.push(NsAttr {
@@ -553,20 +513,52 @@ impl Core {
         }
     }
 
-    /// `xmlGetNamespace`.
-    fn lookup_ns(&self, prefix: Option<&[u8]>) -> Option<Arc<[u8]>> {
-        if prefix == Some(b"xml") {
-            return Some(Arc::from(XML_NS));
-        }
-        for (p, u) in self.ns.iter().rev() {
-            if p.as_deref() == prefix {
-                if prefix.is_none() && u.is_empty() {
-                    return None;
+    /// The namespace declaration `xmlns="url"` (`prefix` `None`) or
+    /// `xmlns:prefix="url"` of `xmlParseStartTag2`: checked, and bound
+    /// unless the tag bound the prefix already (from the `ns_base`th
+    /// binding).
+    fn bind_ns(&mut self, prefix: Option<&[u8]>, url: &[u8], ns_base: usize) {
+        let Some(aname) = prefix else {
+            if !url.is_empty() {
+                if !valid_uri(url) {
+                    self.error(err::WAR_NS_URI);
+                } else if scheme_end(url).is_none() {
+                    self.warning();
                 }
-                return Some(Arc::clone(u));
+                if url == XML_NS || url == b"http://www.w3.org/2000/xmlns/" {
+                    self.error(err::NS_ERR_XML_NAMESPACE);
+                    return;
+                }
             }
+            if self.ns.binds_from(ns_base, None) {
+                self.fatal(err::ATTRIBUTE_REDEFINED);
+            } else {
+                self.ns.push(None, url);
+            }
+            return;
+        };
+        if aname == b"xml" {
+            if url != XML_NS {
+                self.error(err::NS_ERR_XML_NAMESPACE);
+            }
+            return;
         }
-        None
+        if url == XML_NS
+            || aname == b"xmlns"
+            || url == b"http://www.w3.org/2000/xmlns/"
+            || url.is_empty()
+        {
+            self.error(err::NS_ERR_XML_NAMESPACE);
+            return;
+        }
+        if !valid_uri(url) {
+            self.error(err::WAR_NS_URI);
+        }
+        if self.ns.binds_from(ns_base, Some(aname)) {
+            self.fatal(err::ATTRIBUTE_REDEFINED);
+        } else {
+            self.ns.push(Some(aname), url);
+        }
     }
 
     /// Whether an attribute was declared with a tokenized type (values are
@@ -764,7 +756,7 @@ fn scan_plain_value<const QUOTE: u8>(
 /// What a SAX2 start tag gives its element besides the name.
 struct Sax2Tag {
     prefix: Option<Vec<u8>>,
-    uri: Option<Arc<[u8]>>,
+    uri: Option<NsUri>,
     /// The namespace bindings in scope before the tag.
     ns_before: usize,
 }
@@ -795,34 +787,137 @@ pub(in crate::libxml) fn qname_key(prefix: Option<&[u8]>, local: &[u8]) -> Vec<u
 
 /// The first earlier attribute each SAX2 attribute clashes with, as
 /// libxml2's pairwise loop finds it: same local name and prefix (error 42)
-/// or same local name and namespace (203), whichever comes first.
-#[derive(Default)]
-struct Clashes {
-    by_prefix: HashMap<(Vec<u8>, Option<Vec<u8>>), usize>,
-    by_uri: HashMap<(Vec<u8>, Arc<[u8]>), usize>,
+/// or same local name and namespace (203), whichever comes first. Found
+/// for a whole list by sorting positions, in buffers kept from one tag to
+/// the next.
+#[derive(Debug, Default)]
+pub(in crate::libxml) struct Clashes {
+    order: Vec<usize>,
+    same_prefix: Vec<usize>,
+    same_uri: Vec<usize>,
 }
 
+/// No earlier attribute.
+const NO_CLASH: usize = usize::MAX;
+
 impl Clashes {
-    fn check(&mut self, core: &mut Core, atts: &[NsAttr], i: usize) {
-        let a = &atts[i];
-        let same_prefix = self
-            .by_prefix
-            .get(&(a.local.clone(), a.prefix.clone()))
-            .copied();
-        let same_uri = a
-            .uri
-            .as_ref()
-            .and_then(|u| self.by_uri.get(&(a.local.clone(), u.clone())).copied());
-        match (same_prefix, same_uri) {
-            (Some(p), u) if u.is_none_or(|u| p <= u) => core.fatal(err::ATTRIBUTE_REDEFINED),
-            (_, Some(_)) => core.error(err::NS_ERR_ATTRIBUTE_REDEFINED),
-            _ => {}
+    /// Finds the clashes of `atts`, whose namespaces are resolved in `ns`.
+    fn find(&mut self, atts: &[NsAttr], ns: &Namespaces) {
+        let n = atts.len();
+        let by_prefix = |i: usize| (atts[i].local.as_slice(), atts[i].prefix.as_deref());
+        first_of_each(&mut self.order, &mut self.same_prefix, n, 0..n, by_prefix);
+        let by_uri = |i: usize| (atts[i].local.as_slice(), atts[i].uri.map(|u| ns.uri(u)));
+        let with_uri = (0..n).filter(|&i| atts[i].uri.is_some());
+        first_of_each(&mut self.order, &mut self.same_uri, n, with_uri, by_uri);
+    }
+
+    /// How the `i`th attribute clashes with the first earlier one it
+    /// clashes with.
+    fn of(&self, i: usize) -> Option<Clash> {
+        let (p, u) = (self.same_prefix[i], self.same_uri[i]);
+        if p == NO_CLASH && u == NO_CLASH {
+            None
+        } else if p <= u {
+            Some(Clash::SamePrefix)
+        } else {
+            Some(Clash::SameUri)
         }
-        self.by_prefix
-            .entry((a.local.clone(), a.prefix.clone()))
-            .or_insert(i);
-        if let Some(u) = &a.uri {
-            self.by_uri.entry((a.local.clone(), u.clone())).or_insert(i);
+    }
+}
+
+/// How an attribute clashes with an earlier one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Clash {
+    /// The same local name and prefix (`XML_ERR_ATTRIBUTE_REDEFINED`).
+    SamePrefix,
+    /// The same local name and namespace (`XML_NS_ERR_ATTRIBUTE_REDEFINED`).
+    SameUri,
+}
+
+/// Sets `first[i]`, for each of `positions` (below `len`), to the first
+/// of them with the same key before it; [`NO_CLASH`] for any other `i`
+/// below `len`. `order` is scratch space.
+fn first_of_each<K: Ord>(
+    order: &mut Vec<usize>,
+    first: &mut Vec<usize>,
+    len: usize,
+    positions: impl Iterator<Item = usize>,
+    key: impl Fn(usize) -> K,
+) {
+    order.clear();
+    order.extend(positions);
+    first.clear();
+    first.resize(len, NO_CLASH);
+    // equal keys side by side, each run in document order
+    order.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
+    let mut head = None;
+    for &i in order.iter() {
+        match head {
+            Some(h) if key(h) == key(i) => first[i] = h,
+            _ => head = Some(i),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Clash, Clashes};
+    use crate::libxml::NsAttr;
+    use crate::libxml::namespaces::Namespaces;
+    use proptest::prelude::*;
+
+    /// libxml2's pairwise loop over `atts`: the clash of each attribute.
+    fn pairwise(atts: &[NsAttr], ns: &Namespaces) -> Vec<Option<Clash>> {
+        let uri = |a: &NsAttr| a.uri.map(|u| ns.uri(u));
+        (0..atts.len())
+            .map(|i| {
+                (0..i).find_map(|j| {
+                    if atts[i].local != atts[j].local {
+                        None
+                    } else if atts[i].prefix == atts[j].prefix {
+                        Some(Clash::SamePrefix)
+                    } else if uri(&atts[i]).is_some() && uri(&atts[j]) == uri(&atts[i]) {
+                        Some(Clash::SameUri)
+                    } else {
+                        None
+                    }
+                })
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// Lists of 17 to 40 attributes of a few names, prefixes and
+        /// namespaces (`p` and `q` bound to one URI, `r` to another, `u`
+        /// unbound), checked one after the other with the same buffers.
+        #[test]
+        fn clashes_are_those_of_the_pairwise_loop(
+            lists in prop::collection::vec(
+                prop::collection::vec((0..3u8, 0..5u8), 17..40), 1..4)
+        ) {
+            let mut ns = Namespaces::default();
+            ns.push(Some(b"p"), b"urn:1");
+            ns.push(Some(b"q"), b"urn:1");
+            ns.push(Some(b"r"), b"urn:2");
+            let mut clashes = Clashes::default();
+            for list in lists {
+                let atts: Vec<NsAttr> = list
+                    .iter()
+                    .map(|&(local, prefix)| {
+                        let prefix = [None, Some(&b"p"[..]), Some(b"q"), Some(b"r"), Some(b"u")]
+                            [usize::from(prefix)];
+                        NsAttr {
+                            local: vec![b'a' + local],
+                            prefix: prefix.map(<[u8]>::to_vec),
+                            uri: prefix.and_then(|p| ns.lookup(Some(p))),
+                            value: Vec::new(),
+                        }
+                    })
+                    .collect();
+                clashes.find(&atts, &ns);
+                let found: Vec<Option<Clash>> = (0..atts.len()).map(|i| clashes.of(i)).collect();
+                prop_assert_eq!(found, pairwise(&atts, &ns));
+            }
         }
     }
 }
