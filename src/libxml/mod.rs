@@ -391,6 +391,9 @@ struct Pools {
     /// Reused buffer of a comment's text or a PI's target and data, and of
     /// what the default handler gets for them (taken out while used).
     markup_buf: Vec<u8>,
+    /// Reused buffer of what the default handler gets for a tag or an
+    /// entity reference (taken out while used).
+    default_buf: Vec<u8>,
     /// Reused buffer of a SAX2 element's qualified name (taken out while
     /// used).
     qname_buf: Vec<u8>,
@@ -1153,45 +1156,61 @@ impl Core {
                 }
             }
         } else if self.installed.default {
-            let mut d = vec![b'<'];
-            d.extend_from_slice(name);
-            for k in 0..atts.len() {
-                d.push(b' ');
-                d.extend_from_slice(atts.name(&self.input.buf, k));
-                d.extend_from_slice(b"=\"");
-                d.extend_from_slice(atts.value(&self.input.buf, k));
-                d.push(b'"');
-            }
-            d.push(b'>');
-            sink.default(&d);
+            self.emit_default(sink, |core, d| {
+                d.push(b'<');
+                d.extend_from_slice(name);
+                for k in 0..atts.len() {
+                    d.push(b' ');
+                    d.extend_from_slice(atts.name(&core.input.buf, k));
+                    d.extend_from_slice(b"=\"");
+                    d.extend_from_slice(atts.value(&core.input.buf, k));
+                    d.push(b'"');
+                }
+                d.push(b'>');
+            });
         }
     }
 
     /// SAX1 start tag without attributes.
     #[inline(always)]
-    fn emit_start_bare(&self, sink: &mut impl Sax, name: &[u8]) {
+    fn emit_start_bare(&mut self, sink: &mut impl Sax, name: &[u8]) {
         if self.installed.element {
             sink.start_element(name, &[]);
         } else if self.installed.default {
-            let mut d = Vec::with_capacity(name.len() + 2);
-            d.push(b'<');
-            d.extend_from_slice(name);
-            d.push(b'>');
-            sink.default(&d);
+            self.emit_default(sink, |_, d| {
+                d.push(b'<');
+                d.extend_from_slice(name);
+                d.push(b'>');
+            });
         }
     }
 
     /// SAX1 end tag.
     #[inline(always)]
-    fn emit_end(&self, sink: &mut impl Sax, name: &[u8]) {
+    fn emit_end(&mut self, sink: &mut impl Sax, name: &[u8]) {
         if self.installed.element {
             sink.end_element(name);
         } else if self.installed.default {
-            let mut d = b"</".to_vec();
-            d.extend_from_slice(name);
-            d.push(b'>');
-            sink.default(&d);
+            self.emit_default(sink, |_, d| {
+                d.extend_from_slice(b"</");
+                d.extend_from_slice(name);
+                d.push(b'>');
+            });
         }
+    }
+
+    /// Builds what the default handler gets for a tag or a reference in a
+    /// reused buffer and hands it over.
+    pub(super) fn emit_default(
+        &mut self,
+        sink: &mut impl Sax,
+        build: impl FnOnce(&Self, &mut Vec<u8>),
+    ) {
+        let mut d = std::mem::take(&mut self.pools.default_buf);
+        d.clear();
+        build(self, &mut d);
+        sink.default(&d);
+        self.pools.default_buf = d;
     }
 
     /// Appends the name the element handlers get for `local` in the
@@ -1287,37 +1306,38 @@ impl Core {
             self.pools.att_names_buf = names;
             self.pools.qname_buf = name;
         } else if self.installed.default {
-            let mut d = vec![b'<'];
-            if let Some(p) = prefix {
-                d.extend_from_slice(p);
-                d.push(b':');
-            }
-            d.extend_from_slice(local);
-            for k in ns_from..self.ns.len() {
-                match self.ns.binding(k) {
-                    (Some(p), _) => {
-                        d.extend_from_slice(b" xmlns:");
-                        d.extend_from_slice(p);
-                    }
-                    (None, _) => d.extend_from_slice(b" xmlns"),
-                }
-                d.extend_from_slice(b"=\"");
-                d.extend_from_slice(self.ns.binding(k).1);
-                d.push(b'"');
-            }
-            for a in atts {
-                d.push(b' ');
-                if let Some(p) = &a.prefix {
+            self.emit_default(sink, |core, d| {
+                d.push(b'<');
+                if let Some(p) = prefix {
                     d.extend_from_slice(p);
                     d.push(b':');
                 }
-                d.extend_from_slice(&a.local);
-                d.extend_from_slice(b"=\"");
-                d.extend_from_slice(&a.value);
-                d.push(b'"');
-            }
-            d.push(b'>');
-            sink.default(&d);
+                d.extend_from_slice(local);
+                for k in ns_from..core.ns.len() {
+                    match core.ns.binding(k) {
+                        (Some(p), _) => {
+                            d.extend_from_slice(b" xmlns:");
+                            d.extend_from_slice(p);
+                        }
+                        (None, _) => d.extend_from_slice(b" xmlns"),
+                    }
+                    d.extend_from_slice(b"=\"");
+                    d.extend_from_slice(core.ns.binding(k).1);
+                    d.push(b'"');
+                }
+                for a in atts {
+                    d.push(b' ');
+                    if let Some(p) = &a.prefix {
+                        d.extend_from_slice(p);
+                        d.push(b':');
+                    }
+                    d.extend_from_slice(&a.local);
+                    d.extend_from_slice(b"=\"");
+                    d.extend_from_slice(&a.value);
+                    d.push(b'"');
+                }
+                d.push(b'>');
+            });
         }
     }
 
@@ -1336,14 +1356,15 @@ impl Core {
             sink.end_element(&name);
             self.pools.qname_buf = name;
         } else if self.installed.default {
-            let mut d = b"</".to_vec();
-            if let Some(p) = prefix {
-                d.extend_from_slice(p);
-                d.push(b':');
-            }
-            d.extend_from_slice(local);
-            d.push(b'>');
-            sink.default(&d);
+            self.emit_default(sink, |_, d| {
+                d.extend_from_slice(b"</");
+                if let Some(p) = prefix {
+                    d.extend_from_slice(p);
+                    d.push(b':');
+                }
+                d.extend_from_slice(local);
+                d.push(b'>');
+            });
         }
     }
 }

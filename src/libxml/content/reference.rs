@@ -222,10 +222,11 @@ impl Core {
                     let is_predefined = kind == Some(EntityKind::Predefined);
                     if self.installed.default && !(is_predefined && self.installed.character_data) {
                         if let Some(s) = sink {
-                            let mut d = vec![b'&'];
-                            d.extend_from_slice(name);
-                            d.push(b';');
-                            s.default(&d);
+                            self.emit_default(s, |_, d| {
+                                d.push(b'&');
+                                d.extend_from_slice(name);
+                                d.push(b';');
+                            });
                         } else {
                             self.pending_default_refs.push(name.to_vec());
                         }
