@@ -54,6 +54,20 @@ fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
         } else {
             crate::simd::skipped_tier("ssse3", "utf8_run's kernels");
         }
+        if crate::simd::avx2_popcnt_available() {
+            all.push((
+                "avx2",
+                |src, dst| {
+                    // SAFETY: AVX2 and POPCNT are available (checked
+                    // just above); `dst` is as long as `src`.
+                    unsafe { x86::utf8_run_avx2(src, dst, MAX == 0xFF) }
+                },
+                // The last window, and a character cut at its end.
+                Some(32 + 4),
+            ));
+        } else {
+            crate::simd::skipped_tier("avx2", "utf8_run's kernels");
+        }
         if crate::simd::avx512_available() {
             all.push((
                 "avx512",
@@ -72,6 +86,7 @@ fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
     #[cfg(not(target_arch = "x86_64"))]
     {
         crate::simd::skipped_tier("ssse3", "utf8_run's kernels");
+        crate::simd::skipped_tier("avx2", "utf8_run's kernels");
         crate::simd::skipped_tier("avx512", "utf8_run's kernels");
     }
     #[cfg(target_arch = "aarch64")]
