@@ -426,10 +426,14 @@ pub(super) unsafe fn utf8_run_avx2(src: &[u8], dst: &mut [u8], latin1: bool) -> 
             let mut head = [0u8; W + 2];
             head[2..].copy_from_slice(&src[..W]);
             // SAFETY: `head` is 34 bytes long.
-            unsafe { (load256(&head, 1), load256(&head, 0)) }
+            let back1 = unsafe { load256(&head, 1) };
+            // SAFETY: as above.
+            (back1, unsafe { load256(&head, 0) })
         } else {
-            // SAFETY: `i >= 32`, so the 32 bytes from `i - 2` are in `src`.
-            unsafe { (load256(src, i - 1), load256(src, i - 2)) }
+            // SAFETY: `i >= 32`, so the 32 bytes from `i - 1` are in `src`.
+            let back1 = unsafe { load256(src, i - 1) };
+            // SAFETY: and those from `i - 2`.
+            (back1, unsafe { load256(src, i - 2) })
         };
         // Bit k: the check of byte `i + k + 1` against the three before.
         // SAFETY: AVX2 is enabled.
