@@ -274,6 +274,58 @@ fn utf8_run_matches_the_reference() {
     }
 }
 
+/// Runs of characters that all become `?` (CJK, emoji, Cyrillic on
+/// US-ASCII), with C2/C3 pairs and ASCII now and then, each damaged at a
+/// few random places (a byte replaced, dropped or doubled): windows
+/// written whole as `?`, and the checks that must stop them.
+#[test]
+fn kernels_match_the_reference_on_damaged_runs() {
+    let alphabet: &[&[u8]] = &[
+        "東".as_bytes(),
+        "語".as_bytes(),
+        "，".as_bytes(),
+        "\u{FFFF}".as_bytes(),
+        "\u{800}".as_bytes(),
+        "\u{D7FF}".as_bytes(),
+        "\u{E000}".as_bytes(),
+        "😀".as_bytes(),
+        "\u{10FFFF}".as_bytes(),
+        "\u{10000}".as_bytes(),
+        "Ж".as_bytes(),
+        "é".as_bytes(),
+        "\u{80}".as_bytes(),
+        b"a",
+    ];
+    let mut seed = 0x0DDB_A11C_AFE5_EED5_u64;
+    let mut random = move |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % below as u64) as usize
+    };
+    for round in 0..if cfg!(miri) { 40 } else { 3000 } {
+        let len = 16 + round % 180;
+        // Mostly the first pieces (all `?`); later ones rarer.
+        let spread = [4, 10, alphabet.len()][round % 3];
+        let mut src = Vec::new();
+        while src.len() < len {
+            src.extend_from_slice(alphabet[random(spread)]);
+        }
+        for _ in 0..round % 4 {
+            let at = random(src.len());
+            match random(3) {
+                0 => src[at] = random(256) as u8,
+                1 => {
+                    src.remove(at);
+                }
+                _ => src.insert(at, src[at]),
+            }
+        }
+        check_utf8_run::<0xFF>(&src);
+        check_utf8_run::<0x7F>(&src);
+    }
+}
+
 /// The scalar reference of `utf8_encode()`: every byte is one character.
 fn latin1_reference(src: &[u8]) -> Vec<u8> {
     src.iter()
