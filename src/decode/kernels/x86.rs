@@ -409,10 +409,9 @@ pub(super) unsafe fn utf8_run_avx2(src: &[u8], dst: &mut [u8], latin1: bool) -> 
         let v = unsafe { load256(src, i) };
         // SAFETY: and so are the 32 at `i + 1`.
         let next = unsafe { load256(src, i + 1) };
-        let high = lanes(v);
-        if high == 0 && src[i + W] < 0x80 {
-            // ASCII up to and with the byte after the window (see
-            // `utf8_run_avx512`).
+        // ASCII up to and with the byte after the window (see
+        // `utf8_run_avx512`): `next` holds that byte.
+        if lanes(_mm256_or_si256(v, next)) == 0 {
             // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 32`.
             unsafe { store256(dst, o, v) };
             (base, ends) = (i, 1 << 31);
@@ -420,6 +419,7 @@ pub(super) unsafe fn utf8_run_avx2(src: &[u8], dst: &mut [u8], latin1: bool) -> 
             o += W;
             continue;
         }
+        let high = lanes(v);
         // The bytes one and two before each lane; before `src`, zeros
         // (ASCII: the start is a character boundary).
         let (back1, back2) = if i == 0 {
