@@ -209,6 +209,42 @@ static UTF8_BYTE_1_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_1_HIGH, true);
 static UTF8_BYTE_1_LOW_64: [u8; 64] = spread(&UTF8_BYTE_1_LOW, false);
 static UTF8_BYTE_2_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_2_HIGH, true);
 
+/// Whether a window kernel of [`super::utf8_run`] may start on `src`:
+/// its checks take each byte against the ones before it from the second
+/// byte on, and after the start only a continuation byte is an error.
+#[inline(always)]
+fn starts_a_character(src: &[u8]) -> bool {
+    src.first().is_some_and(|&b| b & 0xC0 != 0x80)
+}
+
+/// Where the characters a window kernel of [`super::utf8_run`] has
+/// written end: at the last bit of `ends` (a window's lanes) in the
+/// window at `base`, or at the start while `ends` is 0.
+#[derive(Clone, Copy)]
+struct Written {
+    base: usize,
+    ends: u64,
+}
+
+impl Written {
+    const NONE: Written = Written { base: 0, ends: 0 };
+
+    #[inline(always)]
+    fn at(base: usize, ends: u64) -> Written {
+        Written { base, ends }
+    }
+
+    /// The bytes read: up to the end of the last character written.
+    #[inline(always)]
+    fn read(self) -> usize {
+        if self.ends == 0 {
+            0
+        } else {
+            self.base + 64 - self.ends.leading_zeros() as usize
+        }
+    }
+}
+
 /// The AVX-512 kernel of [`super::utf8_run`], 64 bytes a step; `latin1`
 /// as in [`utf8_run_ssse3`].
 ///
@@ -236,23 +272,12 @@ static UTF8_BYTE_2_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_2_HIGH, true);
 #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
 pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
     const W: usize = 64;
-    // The first byte is checked here: after the start only a
-    // continuation byte is an error.
-    if src.first().is_none_or(|&b| b & 0xC0 == 0x80) {
+    if !starts_a_character(src) {
         return (0, 0);
     }
-    // `i`: the window; `o`: the bytes written. The characters written
-    // so far end at the last bit of `ends` (a window's lanes) in the
-    // window at `base`, or at the start while `ends` is 0.
+    // `i`: the window; `o`: the bytes written.
     let (mut i, mut o) = (0usize, 0usize);
-    let (mut base, mut ends) = (0usize, 0u64);
-    let done = |base: usize, ends: u64| {
-        if ends == 0 {
-            0
-        } else {
-            base + W - ends.leading_zeros() as usize
-        }
-    };
+    let mut written = Written::NONE;
     let splat = |byte: u8| _mm512_set1_epi8(byte as i8);
     // SAFETY: the tables are 64 bytes long; AVX-512 F is enabled.
     let k1_hi = unsafe { load512(&UTF8_BYTE_1_HIGH_64, 0) };
@@ -278,7 +303,7 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
             // that byte `i` is not ASCII then.)
             // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
             unsafe { store512(dst, o, v) };
-            (base, ends) = (i, 1 << 63);
+            written = Written::at(i, 1 << 63);
             i += W;
             o += W;
             continue;
@@ -346,14 +371,14 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
         o += last.count_ones() as usize;
         if errors != 0 {
             if last != 0 {
-                (base, ends) = (i, last);
+                written = Written::at(i, last);
             }
-            return (done(base, ends), o);
+            return (written.read(), o);
         }
-        (base, ends) = (i, last);
+        written = Written::at(i, last);
         i += W;
     }
-    (done(base, ends), o)
+    (written.read(), o)
 }
 
 /// The AVX2 kernel of [`super::utf8_run`], 32 bytes a step; `latin1` as
@@ -375,23 +400,12 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
 #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
 pub(super) unsafe fn utf8_run_avx2(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
     const W: usize = 32;
-    // The first byte is checked here: after the start only a
-    // continuation byte is an error.
-    if src.first().is_none_or(|&b| b & 0xC0 == 0x80) {
+    if !starts_a_character(src) {
         return (0, 0);
     }
-    // `i`: the window; `o`: the bytes written. The characters written
-    // so far end at the last bit of `ends` (a window's lanes) in the
-    // window at `base`, or at the start while `ends` is 0.
+    // `i`: the window; `o`: the bytes written.
     let (mut i, mut o) = (0usize, 0usize);
-    let (mut base, mut ends) = (0usize, 0u32);
-    let done = |base: usize, ends: u32| {
-        if ends == 0 {
-            0
-        } else {
-            base + W - ends.leading_zeros() as usize
-        }
-    };
+    let mut written = Written::NONE;
     let splat = |byte: u8| _mm256_set1_epi8(byte as i8);
     // The mask has 32 significant bits: the cast only drops sign.
     let lanes = |x: __m256i| _mm256_movemask_epi8(x) as u32;
@@ -414,7 +428,7 @@ pub(super) unsafe fn utf8_run_avx2(src: &[u8], dst: &mut [u8], latin1: bool) -> 
         if lanes(_mm256_or_si256(v, next)) == 0 {
             // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 32`.
             unsafe { store256(dst, o, v) };
-            (base, ends) = (i, 1 << 31);
+            written = Written::at(i, 1 << 31);
             i += W;
             o += W;
             continue;
@@ -489,14 +503,14 @@ pub(super) unsafe fn utf8_run_avx2(src: &[u8], dst: &mut [u8], latin1: bool) -> 
         o += last.count_ones() as usize;
         if errors != 0 {
             if last != 0 {
-                (base, ends) = (i, last);
+                written = Written::at(i, last.into());
             }
-            return (done(base, ends), o);
+            return (written.read(), o);
         }
-        (base, ends) = (i, last);
+        written = Written::at(i, last.into());
         i += W;
     }
-    (done(base, ends), o)
+    (written.read(), o)
 }
 
 /// The SSSE3 kernel of [`super::latin1_run`]: 16 bytes a step, each half
