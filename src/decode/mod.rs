@@ -11,8 +11,9 @@
 //!   decodes valid sequences on the straight path and falls back to the
 //!   reference for anything invalid or truncated;
 //! * [`xml_utf8_decode`] and friends: whole buffers, converted 64 bytes a
-//!   step with AVX-512 (VBMI2) or 16 with SSSE3 where the CPU has them
-//!   (checked at run time), ASCII runs otherwise copied 16 bytes at a time;
+//!   step with AVX-512 (VBMI2), 32 with AVX2 or 16 with SSSE3 where the
+//!   CPU has them (checked at run time), ASCII runs otherwise copied 16
+//!   bytes at a time;
 //! * [`StreamDecoder`]: the same conversion over input that arrives in
 //!   blocks, with output identical to converting the whole input at once.
 

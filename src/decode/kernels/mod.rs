@@ -6,10 +6,11 @@
 //! * [`utf8_run`]: well-formed UTF-8 converted to ISO-8859-1 or US-ASCII
 //!   64 input bytes at a time with AVX-512 (validated with Keiser and
 //!   Lemire's lookups, one output byte per character compressed with
-//!   `vpcompressb`), then sixteen at a time with SSSE3, each detected at
-//!   run time; elsewhere it falls back to [`copy_ascii_run`].
-//!   `PHPXML_NO_AVX512` keeps it to SSSE3. On aarch64, NEON, sixteen
-//!   bytes at a time, as the SSSE3 kernel.
+//!   `vpcompressb`), or 32 at a time with AVX2 (the same checks, packed
+//!   with 8-lane shuffles), then sixteen at a time with SSSE3, each
+//!   detected at run time; elsewhere it falls back to [`copy_ascii_run`].
+//!   `PHPXML_NO_AVX512` keeps it to AVX2 and SSSE3. On aarch64, NEON,
+//!   sixteen bytes at a time, as the SSSE3 kernel.
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
@@ -388,6 +389,17 @@ pub(super) fn utf8_run<const MAX: u32>(src: &[u8], dst: &mut [u8]) -> (usize, us
             // once where the AVX-512 one stopped at malformed input).
             // SAFETY: AVX-512 implies SSSE3; `written <= read`, so the
             // rest of `dst` is at least as long as the rest of `src`.
+            let (more_read, more_written) =
+                unsafe { x86::utf8_run_ssse3(&src[read..], &mut dst[written..], MAX == 0xFF) };
+            return (read + more_read, written + more_written);
+        }
+        if crate::simd::avx2_popcnt_available() {
+            // SAFETY: AVX2 and POPCNT are available (checked just above),
+            // and `dst.len() >= src.len()` (asserted above).
+            let (read, written) = unsafe { x86::utf8_run_avx2(src, dst, MAX == 0xFF) };
+            // The SSSE3 kernel takes the last 16 to 35 bytes, as after
+            // the AVX-512 kernel.
+            // SAFETY: AVX2 implies SSSE3; `written <= read`.
             let (more_read, more_written) =
                 unsafe { x86::utf8_run_ssse3(&src[read..], &mut dst[written..], MAX == 0xFF) };
             return (read + more_read, written + more_written);

@@ -54,6 +54,20 @@ fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
         } else {
             crate::simd::skipped_tier("ssse3", "utf8_run's kernels");
         }
+        if crate::simd::avx2_popcnt_available() {
+            all.push((
+                "avx2",
+                |src, dst| {
+                    // SAFETY: AVX2 and POPCNT are available (checked
+                    // just above); `dst` is as long as `src`.
+                    unsafe { x86::utf8_run_avx2(src, dst, MAX == 0xFF) }
+                },
+                // The last window, and a character cut at its end.
+                Some(32 + 4),
+            ));
+        } else {
+            crate::simd::skipped_tier("avx2", "utf8_run's kernels");
+        }
         if crate::simd::avx512_available() {
             all.push((
                 "avx512",
@@ -72,6 +86,7 @@ fn kernels<const MAX: u32>() -> Vec<(&'static str, Kernel, Option<usize>)> {
     #[cfg(not(target_arch = "x86_64"))]
     {
         crate::simd::skipped_tier("ssse3", "utf8_run's kernels");
+        crate::simd::skipped_tier("avx2", "utf8_run's kernels");
         crate::simd::skipped_tier("avx512", "utf8_run's kernels");
     }
     #[cfg(target_arch = "aarch64")]
@@ -253,6 +268,58 @@ fn utf8_run_matches_the_reference() {
                 alphabet[pick % alphabet.len()]
             };
             src.extend_from_slice(piece);
+        }
+        check_utf8_run::<0xFF>(&src);
+        check_utf8_run::<0x7F>(&src);
+    }
+}
+
+/// Runs of characters that all become `?` (CJK, emoji, Cyrillic on
+/// US-ASCII), with C2/C3 pairs and ASCII now and then, each damaged at a
+/// few random places (a byte replaced, dropped or doubled): windows
+/// written whole as `?`, and the checks that must stop them.
+#[test]
+fn kernels_match_the_reference_on_damaged_runs() {
+    let alphabet: &[&[u8]] = &[
+        "東".as_bytes(),
+        "語".as_bytes(),
+        "，".as_bytes(),
+        "\u{FFFF}".as_bytes(),
+        "\u{800}".as_bytes(),
+        "\u{D7FF}".as_bytes(),
+        "\u{E000}".as_bytes(),
+        "😀".as_bytes(),
+        "\u{10FFFF}".as_bytes(),
+        "\u{10000}".as_bytes(),
+        "Ж".as_bytes(),
+        "é".as_bytes(),
+        "\u{80}".as_bytes(),
+        b"a",
+    ];
+    let mut seed = 0x0DDB_A11C_AFE5_EED5_u64;
+    let mut random = move |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % below as u64) as usize
+    };
+    for round in 0..if cfg!(miri) { 40 } else { 3000 } {
+        let len = 16 + round % 180;
+        // Mostly the first pieces (all `?`); later ones rarer.
+        let spread = [4, 10, alphabet.len()][round % 3];
+        let mut src = Vec::new();
+        while src.len() < len {
+            src.extend_from_slice(alphabet[random(spread)]);
+        }
+        for _ in 0..round % 4 {
+            let at = random(src.len());
+            match random(3) {
+                0 => src[at] = random(256) as u8,
+                1 => {
+                    src.remove(at);
+                }
+                _ => src.insert(at, src[at]),
+            }
         }
         check_utf8_run::<0xFF>(&src);
         check_utf8_run::<0x7F>(&src);

@@ -1,5 +1,5 @@
 //! The x86-64 tiers of [`utf8_run`](super::utf8_run): SSSE3, 16 bytes a
-//! step, and AVX-512 (VBMI2), 64.
+//! step, AVX2, 32, and AVX-512 (VBMI2), 64.
 
 #[allow(clippy::wildcard_imports)]
 use std::arch::x86_64::*;
@@ -8,9 +8,11 @@ use crate::simd::memory::{
     load64, load128, load256, load512, store64, store128, store128_spare, store256, store512,
     store512_spare,
 };
-use crate::simd::utf8_check::{UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH};
+use crate::simd::utf8_check::{
+    UTF8_BYTE_1_HIGH, UTF8_BYTE_1_LOW, UTF8_BYTE_2_HIGH, lookups, utf8_errors,
+};
 
-use super::{COMPRESS, EXPAND, TwoByteTable};
+use super::{COMPRESS, EXPAND, KEPT, TwoByteTable};
 
 /// Bit `j` set for each byte `j` of `v` whose high bit is set.
 #[inline]
@@ -207,6 +209,42 @@ static UTF8_BYTE_1_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_1_HIGH, true);
 static UTF8_BYTE_1_LOW_64: [u8; 64] = spread(&UTF8_BYTE_1_LOW, false);
 static UTF8_BYTE_2_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_2_HIGH, true);
 
+/// Whether a window kernel of [`super::utf8_run`] may start on `src`:
+/// its checks take each byte against the ones before it from the second
+/// byte on, and after the start only a continuation byte is an error.
+#[inline(always)]
+fn starts_a_character(src: &[u8]) -> bool {
+    src.first().is_some_and(|&b| b & 0xC0 != 0x80)
+}
+
+/// Where the characters a window kernel of [`super::utf8_run`] has
+/// written end: at the last bit of `ends` (a window's lanes) in the
+/// window at `base`, or at the start while `ends` is 0.
+#[derive(Clone, Copy)]
+struct Written {
+    base: usize,
+    ends: u64,
+}
+
+impl Written {
+    const NONE: Written = Written { base: 0, ends: 0 };
+
+    #[inline(always)]
+    fn at(base: usize, ends: u64) -> Written {
+        Written { base, ends }
+    }
+
+    /// The bytes read: up to the end of the last character written.
+    #[inline(always)]
+    fn read(self) -> usize {
+        if self.ends == 0 {
+            0
+        } else {
+            self.base + 64 - self.ends.leading_zeros() as usize
+        }
+    }
+}
+
 /// The AVX-512 kernel of [`super::utf8_run`], 64 bytes a step; `latin1`
 /// as in [`utf8_run_ssse3`].
 ///
@@ -234,23 +272,12 @@ static UTF8_BYTE_2_HIGH_64: [u8; 64] = spread(&UTF8_BYTE_2_HIGH, true);
 #[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
 pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
     const W: usize = 64;
-    // The first byte is checked here: after the start only a
-    // continuation byte is an error.
-    if src.first().is_none_or(|&b| b & 0xC0 == 0x80) {
+    if !starts_a_character(src) {
         return (0, 0);
     }
-    // `i`: the window; `o`: the bytes written. The characters written
-    // so far end at the last bit of `ends` (a window's lanes) in the
-    // window at `base`, or at the start while `ends` is 0.
+    // `i`: the window; `o`: the bytes written.
     let (mut i, mut o) = (0usize, 0usize);
-    let (mut base, mut ends) = (0usize, 0u64);
-    let done = |base: usize, ends: u64| {
-        if ends == 0 {
-            0
-        } else {
-            base + W - ends.leading_zeros() as usize
-        }
-    };
+    let mut written = Written::NONE;
     let splat = |byte: u8| _mm512_set1_epi8(byte as i8);
     // SAFETY: the tables are 64 bytes long; AVX-512 F is enabled.
     let k1_hi = unsafe { load512(&UTF8_BYTE_1_HIGH_64, 0) };
@@ -276,7 +303,7 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
             // that byte `i` is not ASCII then.)
             // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 64`.
             unsafe { store512(dst, o, v) };
-            (base, ends) = (i, 1 << 63);
+            written = Written::at(i, 1 << 63);
             i += W;
             o += W;
             continue;
@@ -344,14 +371,146 @@ pub(super) unsafe fn utf8_run_avx512(src: &[u8], dst: &mut [u8], latin1: bool) -
         o += last.count_ones() as usize;
         if errors != 0 {
             if last != 0 {
-                (base, ends) = (i, last);
+                written = Written::at(i, last);
             }
-            return (done(base, ends), o);
+            return (written.read(), o);
         }
-        (base, ends) = (i, last);
+        written = Written::at(i, last);
         i += W;
     }
-    (done(base, ends), o)
+    (written.read(), o)
+}
+
+/// The AVX2 kernel of [`super::utf8_run`], 32 bytes a step; `latin1` as
+/// in [`utf8_run_ssse3`].
+///
+/// The windows and checks of [`utf8_run_avx512`], 32 bytes apart (the
+/// lookups of Keiser and Lemire's check stay within a 128-bit lane of
+/// `vpshufb`: each table is in both), so that no load waits on the
+/// bytes before it; each character gives one byte at the lane of its
+/// last byte. Without `vpcompressb`, the bytes are packed in four
+/// 8-lane shuffles ([`COMPRESS`]), except in a window where every kept
+/// byte is `?` (no ASCII, no C2/C3 pair for ISO-8859-1: CJK text):
+/// 32 `?` are stored and as many kept as the window ends characters.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and POPCNT, and `dst.len() >= src.len()`.
+#[target_feature(enable = "avx2,popcnt")]
+#[allow(clippy::cast_possible_wrap)] // byte constants as `i8` lanes
+pub(super) unsafe fn utf8_run_avx2(src: &[u8], dst: &mut [u8], latin1: bool) -> (usize, usize) {
+    const W: usize = 32;
+    if !starts_a_character(src) {
+        return (0, 0);
+    }
+    // `i`: the window; `o`: the bytes written.
+    let (mut i, mut o) = (0usize, 0usize);
+    let mut written = Written::NONE;
+    let splat = |byte: u8| _mm256_set1_epi8(byte as i8);
+    // The mask has 32 significant bits: the cast only drops sign.
+    let lanes = |x: __m256i| _mm256_movemask_epi8(x) as u32;
+    // SAFETY: AVX2 is enabled.
+    let kl = unsafe { lookups::<__m256i>() };
+    let (question, top_two, low6, zero) = (
+        splat(b'?'),
+        splat(0xC0),
+        splat(0x3F),
+        _mm256_setzero_si256(),
+    );
+    // The loads at `i + 1` read one byte past the window.
+    while src.len() - i > W {
+        // SAFETY: `i + 33 <= src.len()`: the 32 bytes at `i` are in `src`.
+        let v = unsafe { load256(src, i) };
+        // SAFETY: and so are the 32 at `i + 1`.
+        let next = unsafe { load256(src, i + 1) };
+        // ASCII up to and with the byte after the window (see
+        // `utf8_run_avx512`): `next` holds that byte.
+        if lanes(_mm256_or_si256(v, next)) == 0 {
+            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 32`.
+            unsafe { store256(dst, o, v) };
+            written = Written::at(i, 1 << 31);
+            i += W;
+            o += W;
+            continue;
+        }
+        let high = lanes(v);
+        // The bytes one and two before each lane; before `src`, zeros
+        // (ASCII: the start is a character boundary).
+        let (back1, back2) = if i == 0 {
+            let mut head = [0u8; W + 2];
+            head[2..].copy_from_slice(&src[..W]);
+            // SAFETY: `head` is 34 bytes long.
+            let back1 = unsafe { load256(&head, 1) };
+            // SAFETY: as above.
+            (back1, unsafe { load256(&head, 0) })
+        } else {
+            // SAFETY: `i >= 32`, so the 32 bytes from `i - 1` are in `src`.
+            let back1 = unsafe { load256(src, i - 1) };
+            // SAFETY: and those from `i - 2`.
+            (back1, unsafe { load256(src, i - 2) })
+        };
+        // Bit k: the check of byte `i + k + 1` against the three before.
+        // SAFETY: AVX2 is enabled.
+        let errors = !lanes(_mm256_cmpeq_epi8(
+            unsafe { utf8_errors(kl, next, v, back1, back2) },
+            zero,
+        ));
+        // Lanes whose next byte is no continuation (0x80..=0xBF, below
+        // -64 as signed bytes) end a character.
+        let last = lanes(_mm256_cmpgt_epi8(next, splat(0xBF)));
+        // With an error at bit e, the characters that end before lane e
+        // passed every check.
+        let last = if errors == 0 {
+            last
+        } else {
+            last & errors.wrapping_sub(1) & !errors
+        };
+        // The second bytes of C2 xx and C3 xx, which keep their code point.
+        let fits_v = _mm256_cmpeq_epi8(_mm256_and_si256(back1, splat(0xFE)), splat(0xC2));
+        let fits = if latin1 { lanes(fits_v) } else { 0 };
+        if last & (!high | fits) == 0 {
+            // SAFETY: `o <= i` and `dst.len() >= src.len() >= i + 32`.
+            unsafe { store256(dst, o, question) };
+        } else {
+            let value = if fits == 0 {
+                question
+            } else {
+                // The lead's low two bits (10 or 11) at the top, then
+                // the second byte's low six.
+                let code = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_slli_epi16(back1, 6), top_two),
+                    _mm256_and_si256(v, low6),
+                );
+                _mm256_blendv_epi8(question, code, fits_v)
+            };
+            let value = _mm256_blendv_epi8(v, value, v);
+            let drop = !last;
+            let mut at = o;
+            for (half, drop) in [
+                (_mm256_castsi256_si128(value), drop & 0xFFFF),
+                (_mm256_extracti128_si256::<1>(value), drop >> 16),
+            ] {
+                for (eight, drop) in [(half, drop & 0xFF), (_mm_srli_si128::<8>(half), drop >> 8)] {
+                    let drop = drop as usize;
+                    let packed = _mm_shuffle_epi8(eight, load64(&COMPRESS[drop]));
+                    // SAFETY: `at` is `o` plus the lanes kept before
+                    // these eight, so `at + 8 <= i + 32 <= dst.len()`.
+                    unsafe { store64(dst, at, packed) };
+                    at += usize::from(KEPT[drop]);
+                }
+            }
+        }
+        o += last.count_ones() as usize;
+        if errors != 0 {
+            if last != 0 {
+                written = Written::at(i, last.into());
+            }
+            return (written.read(), o);
+        }
+        written = Written::at(i, last.into());
+        i += W;
+    }
+    (written.read(), o)
 }
 
 /// The SSSE3 kernel of [`super::latin1_run`]: 16 bytes a step, each half
