@@ -213,7 +213,8 @@ enum EntityKind {
 struct Entity {
     kind: EntityKind,
     name: Vec<u8>,
-    content: Vec<u8>,
+    /// Shared, so that expanding it takes no copy.
+    content: std::sync::Arc<[u8]>,
     system_id: Option<Vec<u8>>,
     public_id: Option<Vec<u8>>,
     /// `ent->checked`: 0 not yet expanded; else 2×(entities inside) | has '<'.

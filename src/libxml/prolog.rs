@@ -617,7 +617,7 @@ impl Core {
             self.add_entity(Entity {
                 kind: EntityKind::InternalGeneral,
                 name: name.clone(),
-                content: value.unwrap_or_default(),
+                content: value.unwrap_or_default().into(),
                 system_id: None,
                 public_id: None,
                 checked: 0,
@@ -657,7 +657,7 @@ impl Core {
                 self.add_entity(Entity {
                     kind: EntityKind::ExternalGeneralParsed,
                     name: name.clone(),
-                    content: Vec::new(),
+                    content: std::sync::Arc::default(),
                     system_id: uri,
                     public_id: lit,
                     checked: 0,

@@ -5,6 +5,7 @@ use crate::libxml::text_scan::plain_multibyte_len;
 use crate::libxml::{Core, EntityKind, Piece, State, Sub, err};
 use crate::sax::Sax;
 
+use super::reference::predefined_content;
 use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, plain_prefix, predefined_at};
 
 impl Core {
@@ -166,6 +167,7 @@ impl Core {
                     self.expansion.nb_entities += 1;
                     if let Some(name) = ent {
                         self.append_entity_in_attr(&name, buf);
+                        self.recycle_name(name);
                         if self.state == State::Eof {
                             return false;
                         }
@@ -269,15 +271,21 @@ impl Core {
 
     /// The entity part of `xmlParseAttValueComplex` (replaceEntities on).
     fn append_entity_in_attr(&mut self, name: &[u8], buf: &mut Vec<u8>) {
-        let Some(ent) = self.find_entity(name) else {
+        // the entity's text is shared, not copied (`find_entity` would)
+        if let Some(content) = predefined_content(name) {
+            buf.push(content[0]);
+            return;
+        }
+        let Some(ent) = self.dtd.entities.get(name) else {
             return;
         };
         if ent.kind == EntityKind::Predefined {
             buf.push(ent.content[0]);
             return;
         }
+        let content = std::sync::Arc::clone(&ent.content);
         self.expansion.depth += 1;
-        let rep = self.decode_entities(&ent.content);
+        let rep = self.decode_entities(&content);
         self.expansion.depth -= 1;
         if let Some(rep) = rep {
             buf.extend(rep.iter().map(|&b| {
@@ -287,6 +295,7 @@ impl Core {
                     b
                 }
             }));
+            self.recycle_name(rep);
         }
     }
 }

@@ -126,7 +126,9 @@ impl Core {
             }
             return;
         }
-        let _ = self.parse_entity_ref(Some(sink));
+        if let Some(name) = self.parse_entity_ref(Some(sink)) {
+            self.recycle_name(name);
+        }
         // compat.c starts with wellFormed = 0, so libxml2 never expands the
         // entity itself: what compat.c's getEntity sent is all there is.
     }
@@ -141,11 +143,16 @@ impl Core {
             return None;
         }
         self.next_char();
-        let Some(name) = self.parse_name() else {
+        // the name is read into a pooled buffer, which the caller recycles
+        let mut name = self.pools.name_pool.pop().unwrap_or_default();
+        name.clear();
+        if !self.parse_name_into(&mut name) {
+            self.recycle_name(name);
             self.fatal(err::NAME_REQUIRED);
             return None;
-        };
+        }
         if self.raw() != b';' {
+            self.recycle_name(name);
             self.fatal(err::ENTITYREF_SEMICOL_MISSING);
             return None;
         }
@@ -167,6 +174,7 @@ impl Core {
                     self.error(err::WAR_UNDECLARED_ENTITY);
                 }
                 self.entity_check(None);
+                self.recycle_name(name);
                 None
             }
             Some(kind) => {
@@ -188,14 +196,6 @@ impl Core {
                 Some(name)
             }
         }
-    }
-
-    /// The entity named, predefined first.
-    pub(in crate::libxml) fn find_entity(&self, name: &[u8]) -> Option<super::super::Entity> {
-        if let Some(p) = predefined(name) {
-            return Some(p);
-        }
-        self.dtd.entities.get(name).cloned()
     }
 
     /// compat.c's `_get_entity`: returns the kind of the entity found.
@@ -269,7 +269,9 @@ impl Core {
             self.fatal(err::ENTITY_LOOP);
             return None;
         }
-        let mut out = Vec::new();
+        // a pooled buffer: callers that are done with it recycle it
+        let mut out = self.pools.name_pool.pop().unwrap_or_default();
+        out.clear();
         // libxml2's buffer size: its checks run when it grows, by
         // `XML_PARSER_BUFFER_SIZE` and twice itself
         let mut size = BIG_BUFFER_SIZE;
@@ -341,14 +343,14 @@ impl Core {
                     continue;
                 };
                 self.expansion.nb_entities += e.checked / 2;
-                let content = e.content.clone();
+                let content = std::sync::Arc::clone(&e.content);
                 self.expansion.depth += 1;
                 let rep = self.decode_entities(&content);
                 self.expansion.depth -= 1;
                 let Some(rep) = rep else {
                     // libxml2 empties the entity (`ent->content[0] = 0`)
                     if let Some(e) = self.dtd.entities.get_mut(&name) {
-                        e.content.clear();
+                        e.content = std::sync::Arc::default();
                     }
                     return None;
                 };
@@ -367,6 +369,7 @@ impl Core {
                         size = size * 2 + BUFFER_SIZE;
                     }
                 }
+                self.recycle_name(rep);
             } else {
                 out.push(c);
                 i += 1;
@@ -406,7 +409,7 @@ impl Core {
         };
         if e.checked == 0 && e.kind != EntityKind::Predefined {
             e.checked = 1;
-            let content = e.content.clone();
+            let content = std::sync::Arc::clone(&e.content);
             let before = self.expansion.nb_entities;
             self.expansion.depth += 1;
             let rep = self.decode_entities(&content);
@@ -415,7 +418,7 @@ impl Core {
             let looped = self.error_code == err::ENTITY_LOOP;
             if let Some(e) = self.dtd.entities.get_mut(name) {
                 if rep.is_none() || looped {
-                    e.content.clear();
+                    e.content = std::sync::Arc::default();
                 }
                 e.checked = (diff * 2) | u64::from(rep.is_some_and(|r| r.contains(&b'<')));
             }
@@ -510,7 +513,7 @@ fn string_char_ref(s: &[u8]) -> (u32, usize) {
 }
 
 /// The replacement text of a predefined entity.
-fn predefined_content(name: &[u8]) -> Option<&'static [u8]> {
+pub(super) fn predefined_content(name: &[u8]) -> Option<&'static [u8]> {
     Some(match name {
         b"lt" => b"<",
         b"gt" => b">",
@@ -518,18 +521,5 @@ fn predefined_content(name: &[u8]) -> Option<&'static [u8]> {
         b"apos" => b"'",
         b"quot" => b"\"",
         _ => return None,
-    })
-}
-
-/// The five predefined entities.
-fn predefined(name: &[u8]) -> Option<super::super::Entity> {
-    let content = predefined_content(name)?;
-    Some(super::super::Entity {
-        kind: EntityKind::Predefined,
-        name: name.to_vec(),
-        content: content.to_vec(),
-        system_id: None,
-        public_id: None,
-        checked: 0,
     })
 }
