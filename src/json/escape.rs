@@ -33,12 +33,18 @@ fn unit(u: u32) -> [u8; 6] {
 /// one 8-byte write cut back to six: two table look-ups, no loop.
 #[inline(always)]
 fn write_bmp_unit(cp: u32, out: &mut Vec<u8>) {
-    debug_assert!(cp < 0x1_0000);
-    let word = u64::from(u16::from_le_bytes(*b"\\u"))
-        | u64::from(HEX_PAIRS[(cp >> 8) as usize & 0xFF]) << 16
-        | u64::from(HEX_PAIRS[cp as usize & 0xFF]) << 32;
-    out.extend_from_slice(&word.to_le_bytes());
+    out.extend_from_slice(&bmp_unit_word(cp).to_le_bytes());
     out.truncate(out.len() - 2);
+}
+
+/// `\uXXXX` for the BMP code point `cp` in the low six bytes of a
+/// little-endian word.
+#[inline(always)]
+fn bmp_unit_word(cp: u32) -> u64 {
+    debug_assert!(cp < 0x1_0000);
+    u64::from(u16::from_le_bytes(*b"\\u"))
+        | u64::from(HEX_PAIRS[(cp >> 8) as usize & 0xFF]) << 16
+        | u64::from(HEX_PAIRS[cp as usize & 0xFF]) << 32
 }
 
 /// Appends `\uXXXX` for a BMP code point or a surrogate pair above it.
@@ -391,7 +397,7 @@ fn escape_body_as<const RAW_UNICODE: bool>(
             // Every character is written (as `\uXXXX`, or malformed):
             // the clean run ends here.
             flush(src, run, i, out);
-            i = escape_non_ascii(src, i, flags, out)?;
+            i = escape_non_ascii(src, i, clean, flags, out)?;
             run = i;
             continue;
         }
@@ -422,42 +428,102 @@ fn escape_body_as<const RAW_UNICODE: bool>(
     Ok(())
 }
 
-/// Writes the characters from `src[i]` (at least 0x80) up to the next
-/// ASCII byte or the end as `\uXXXX`, as PHP's loop does without
-/// `JSON_UNESCAPED_UNICODE`, and returns where it stopped. Two-byte
-/// characters (the whole of Cyrillic, Greek, Hebrew and Arabic, and
-/// Latin accents) are decoded here as `php_next_utf8_char()` does them
-/// (lead C2..DF, one continuation byte); the rest through
-/// [`next_utf8_char`].
+/// Bytes [`escape_non_ascii`] gathers before it appends them to the output.
+const PIECE: usize = 128;
+
+/// Writes the characters from `src[i]` (at least 0x80) on as `\uXXXX`, as
+/// PHP's loop does without `JSON_UNESCAPED_UNICODE`, with the single
+/// clean ASCII bytes between them (the spaces between words), and returns
+/// where it stopped: at the end, or at an ASCII byte that is not clean or
+/// is followed by another ASCII byte. Two-byte characters (the whole of
+/// Cyrillic, Greek, Hebrew and Arabic, and Latin accents) are decoded
+/// here as `php_next_utf8_char()` does them (lead C2..DF, one
+/// continuation byte) and gathered in a piece on the stack, appended
+/// with one fixed-size copy; the rest go through [`next_utf8_char`].
 #[inline(always)]
 fn escape_non_ascii(
     src: &[u8],
     mut i: usize,
+    clean: &Clean,
     flags: JsonFlags,
     out: &mut Vec<u8>,
 ) -> Result<usize, JsonError> {
+    // An accent in Latin text goes straight out; a run of characters
+    // (a word of Cyrillic, Greek) is worth a piece.
+    i = escape_character(src, i, flags, out)?;
+    if src.get(i).is_none_or(|&next| next < 0x80) {
+        return Ok(i);
+    }
+    let mut piece = [0u8; PIECE];
+    let mut len = 0;
     loop {
-        if let Some(&[lead, trail]) = src
-            .get(i..i + 2)
-            .map(|pair| <&[u8; 2]>::try_from(pair).expect("2 bytes"))
-            && lead.wrapping_sub(0xC2) < 0x1E
-            && trail.cast_signed() < -64
-        {
-            let cp = (u32::from(lead & 0x1F) << 6) | u32::from(trail & 0x3F);
-            write_bmp_unit(cp, out);
-            i += 2;
-        } else {
-            let c = next_utf8_char(src, i);
-            match c.status {
-                Status::Success => write_code_point(c.code_point, out),
-                Status::Failure => write_malformed(flags, out)?,
+        match *src.get(i..).unwrap_or_default() {
+            [lead, trail, ..] if lead.wrapping_sub(0xC2) < 0x1E && trail.cast_signed() < -64 => {
+                let cp = (u32::from(lead & 0x1F) << 6) | u32::from(trail & 0x3F);
+                if len > PIECE - 8 {
+                    append_piece(&piece, len, out);
+                    len = 0;
+                }
+                piece[len..len + 8].copy_from_slice(&bmp_unit_word(cp).to_le_bytes());
+                len += 6;
+                i += 2;
             }
-            i = c.cursor;
-        }
-        if src.get(i).is_none_or(|&next| next < 0x80) {
-            return Ok(i);
+            [b, next, ..] if b < 0x80 => {
+                // A clean byte between two characters: kept in the piece.
+                if next < 0x80 || !clean.ascii(b) {
+                    break;
+                }
+                if len == PIECE {
+                    append_piece(&piece, len, out);
+                    len = 0;
+                }
+                piece[len] = b;
+                len += 1;
+                i += 1;
+            }
+            [b, ..] if b < 0x80 => break,
+            [] => break,
+            _ => {
+                append_piece(&piece, len, out);
+                len = 0;
+                i = escape_character(src, i, flags, out)?;
+            }
         }
     }
+    append_piece(&piece, len, out);
+    Ok(i)
+}
+
+/// Writes the character at `src[i]` (at least 0x80) as `\uXXXX` (or as
+/// `flags` say for malformed UTF-8) and returns where the next one is.
+#[inline(always)]
+fn escape_character(
+    src: &[u8],
+    i: usize,
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> Result<usize, JsonError> {
+    if let [lead, trail, ..] = *src.get(i..).unwrap_or_default()
+        && lead.wrapping_sub(0xC2) < 0x1E
+        && trail.cast_signed() < -64
+    {
+        write_bmp_unit((u32::from(lead & 0x1F) << 6) | u32::from(trail & 0x3F), out);
+        return Ok(i + 2);
+    }
+    let c = next_utf8_char(src, i);
+    match c.status {
+        Status::Success => write_code_point(c.code_point, out),
+        Status::Failure => write_malformed(flags, out)?,
+    }
+    Ok(c.cursor)
+}
+
+/// Appends `piece[..len]`: the whole piece (a copy of fixed size), cut
+/// back.
+#[inline(always)]
+fn append_piece(piece: &[u8; PIECE], len: usize, out: &mut Vec<u8>) {
+    out.extend_from_slice(piece);
+    out.truncate(out.len() - (PIECE - len));
 }
 
 /// Goes through ASCII text from `i` on, sixteen bytes at a time, escaping
@@ -875,6 +941,72 @@ mod dense_tests {
                         src.extend_from_slice(piece);
                         src.extend_from_slice(filler.repeat(40).as_bytes());
                         check_whole(&src, flags);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod every_byte_tests {
+    use super::*;
+
+    /// The flags that change how a string is escaped, alone and together.
+    const FLAG_SETS: [u32; 12] = [
+        0,
+        15,              // JSON_HEX_*
+        64,              // JSON_UNESCAPED_SLASHES
+        256,             // JSON_UNESCAPED_UNICODE
+        256 | 2048,      // and JSON_UNESCAPED_LINE_TERMINATORS
+        512,             // JSON_PARTIAL_OUTPUT_ON_ERROR
+        1 << 20,         // JSON_INVALID_UTF8_IGNORE
+        1 << 21,         // JSON_INVALID_UTF8_SUBSTITUTE
+        (1 << 21) | 256, // substituted, copied
+        (1 << 20) | 15 | 64,
+        (1 << 21) | 512 | 15,
+        4 | 128, // JSON_HEX_AMP, JSON_PRETTY_PRINT (read by neither)
+    ];
+
+    /// Every byte value at every position of strings of 0 to 80 bytes made
+    /// of ASCII, of two-byte characters (words of them, and one alone),
+    /// of three-byte characters, or a mix: the fast escaper and the
+    /// reference give the same bytes and the same result.
+    #[test]
+    fn every_byte_at_every_position_matches_the_reference() {
+        let fillers: [&[u8]; 6] = [
+            b"abcdefgh",
+            "жёлтый ".as_bytes(),
+            "да\u{0436}".as_bytes(),
+            "près ".as_bytes(),
+            "字é/a".as_bytes(),
+            "ж\"ж<ж".as_bytes(),
+        ];
+        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+        for bits in FLAG_SETS {
+            let flags = JsonFlags::from_bits(bits);
+            for filler in fillers {
+                for len in 0..=80 {
+                    let base: Vec<u8> = filler.iter().copied().cycle().take(len).collect();
+                    for at in 0..len {
+                        for b in 0..=255u8 {
+                            let mut src = base.clone();
+                            src[at] = b;
+                            fast.clear();
+                            fast.extend_from_slice(b"[1,");
+                            plain.clone_from(&fast);
+                            let r1 = escape_string(&src, flags, &mut fast);
+                            let r2 = escape_string_reference(&src, flags, &mut plain);
+                            assert_eq!(r1, r2, "{src:02X?} {flags}");
+                            assert_eq!(fast, plain, "{src:02X?} {flags}");
+                        }
+                    }
+                    if len == 0 {
+                        fast.clear();
+                        plain.clear();
+                        let r1 = escape_string(&base, flags, &mut fast);
+                        let r2 = escape_string_reference(&base, flags, &mut plain);
+                        assert_eq!((r1, &fast), (r2, &plain));
                     }
                 }
             }
