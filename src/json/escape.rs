@@ -280,30 +280,54 @@ fn escape_with(
     }
 }
 
-/// The escape of an ASCII byte that is not clean under the flags.
-#[inline]
+/// An escape of at most six bytes in the low bytes of a little-endian
+/// word, its length in the top byte.
+const fn escape_word(escape: &[u8]) -> u64 {
+    let mut word = (escape.len() as u64) << 56;
+    let mut k = 0;
+    while k < escape.len() {
+        word |= (escape[k] as u64) << (8 * k);
+        k += 1;
+    }
+    word
+}
+
+/// The escape of each ASCII byte that may need one, as [`escape_word`]
+/// makes them (`"` as `\"`; 0 for the bytes never escaped).
+static ASCII_ESCAPES: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = escape_word(&[b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]]);
+        b += 1;
+    }
+    t[0x08] = escape_word(b"\\b");
+    t[0x0C] = escape_word(b"\\f");
+    t[b'\n' as usize] = escape_word(b"\\n");
+    t[b'\r' as usize] = escape_word(b"\\r");
+    t[b'\t' as usize] = escape_word(b"\\t");
+    t[b'"' as usize] = escape_word(b"\\\"");
+    t[b'\\' as usize] = escape_word(b"\\\\");
+    t[b'/' as usize] = escape_word(b"\\/");
+    t[b'<' as usize] = escape_word(b"\\u003C");
+    t[b'>' as usize] = escape_word(b"\\u003E");
+    t[b'&' as usize] = escape_word(b"\\u0026");
+    t[b'\'' as usize] = escape_word(b"\\u0027");
+    t
+};
+
+/// The escape of an ASCII byte that is not clean under the flags: one
+/// table word, one 8-byte write cut back to its length.
+#[inline(always)]
 fn write_ascii_escape(b: u8, flags: JsonFlags, out: &mut Vec<u8>) {
-    let short: &[u8] = match b {
-        b'"' if flags.contains(JsonFlags::HEX_QUOT) => b"\\u0022",
-        b'"' => b"\\\"",
-        b'\\' => b"\\\\",
-        b'/' => b"\\/",
-        0x08 => b"\\b",
-        0x0C => b"\\f",
-        b'\n' => b"\\n",
-        b'\r' => b"\\r",
-        b'\t' => b"\\t",
-        b'<' => b"\\u003C",
-        b'>' => b"\\u003E",
-        b'&' => b"\\u0026",
-        b'\'' => b"\\u0027",
-        _ => {
-            debug_assert!(b < 0x20);
-            out.extend_from_slice(&unit(u32::from(b)));
-            return;
-        }
+    let word = if b == b'"' && flags.contains(JsonFlags::HEX_QUOT) {
+        const { escape_word(b"\\u0022") }
+    } else {
+        ASCII_ESCAPES[usize::from(b & 0x7F)]
     };
-    out.extend_from_slice(short);
+    debug_assert!(word != 0, "{b:#x} is never escaped");
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(out.len() - (8 - (word >> 56) as usize));
 }
 
 /// Appends `src[from..to]`, a run of clean bytes. Runs up to a step long
