@@ -2,7 +2,7 @@
 
 use super::kernels::json_escape_run;
 use super::number::{Number, numeric_string, write_double, write_int};
-use super::scan::{Clean, STEP, first_dirty_with, short_is_clean};
+use super::scan::{Clean, STEP, first_dirty_after, first_dirty_with, short_is_clean};
 use super::{JsonError, JsonFlags};
 use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
 
@@ -401,7 +401,7 @@ fn escape_body_as<const RAW_UNICODE: bool>(
             if clean.ascii(b) {
                 i += 1;
                 // Another ASCII byte next: ASCII text, worth the kernel.
-                if src.get(i).is_some_and(|&next| next < 0x80) && src.len() - i >= STEP {
+                if src.get(i).is_some_and(|&next| next < 0x80) && src.len() >= STEP {
                     i = match clean.width() {
                         2 => scan_ascii(&clean.specials::<2>(), src, i, &mut run, flags, out),
                         3 => scan_ascii(&clean.specials::<3>(), src, i, &mut run, flags, out),
@@ -550,10 +550,11 @@ fn append_piece(piece: &[u8; PIECE], len: usize, out: &mut Vec<u8>) {
     out.truncate(out.len() - (PIECE - len));
 }
 
-/// Goes through ASCII text from `i` on, sixteen bytes at a time, escaping
-/// the ASCII bytes that need it (and flushing the run before each); clean
-/// bytes stay in the run. Returns where it stopped: at a byte from 0x80 up,
-/// or with fewer than [`STEP`] bytes left.
+/// Goes through ASCII text from `i` on, sixteen bytes at a time (the last
+/// bytes as the end of the last sixteen of `src`, `src` being at least
+/// [`STEP`] long), escaping the ASCII bytes that need it (and flushing the
+/// run before each); clean bytes stay in the run. Returns where it
+/// stopped: at a byte from 0x80 up, or at the end.
 #[inline(always)]
 fn scan_ascii<const N: usize>(
     specials: &[u8; N],
@@ -563,11 +564,28 @@ fn scan_ascii<const N: usize>(
     flags: JsonFlags,
     out: &mut Vec<u8>,
 ) -> usize {
-    while let Some(chunk) = src.get(i..i + STEP) {
-        let k = first_dirty_with(chunk.try_into().expect("a step"), specials);
-        i += k;
-        if k == STEP {
-            continue;
+    debug_assert!(src.len() >= STEP);
+    loop {
+        if let Some(chunk) = src.get(i..i + STEP) {
+            let k = first_dirty_with(chunk.try_into().expect("a step"), specials);
+            i += k;
+            if k == STEP {
+                continue;
+            }
+        } else {
+            // Fewer than a step left: the last step, its bytes before `i`
+            // (gone through already) left out.
+            let last = src.len() - STEP;
+            if i >= src.len() {
+                break;
+            }
+            let chunk = src[last..].try_into().expect("a step");
+            let k = first_dirty_after(chunk, specials, i - last);
+            if k == STEP {
+                i = src.len();
+                break;
+            }
+            i = last + k;
         }
         let b = src[i];
         if b >= 0x80 {
