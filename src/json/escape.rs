@@ -403,9 +403,30 @@ fn escape_body_as<const RAW_UNICODE: bool>(
                 // Another ASCII byte next: ASCII text, worth the kernel.
                 if src.get(i).is_some_and(|&next| next < 0x80) && src.len() >= STEP {
                     i = match clean.width() {
-                        2 => scan_ascii(&clean.specials::<2>(), src, i, &mut run, flags, out),
-                        3 => scan_ascii(&clean.specials::<3>(), src, i, &mut run, flags, out),
-                        _ => scan_ascii(&clean.specials::<7>(), src, i, &mut run, flags, out),
+                        2 => scan_ascii::<2, RAW_UNICODE>(
+                            &clean.specials(),
+                            src,
+                            i,
+                            &mut run,
+                            flags,
+                            out,
+                        ),
+                        3 => scan_ascii::<3, RAW_UNICODE>(
+                            &clean.specials(),
+                            src,
+                            i,
+                            &mut run,
+                            flags,
+                            out,
+                        ),
+                        _ => scan_ascii::<7, RAW_UNICODE>(
+                            &clean.specials(),
+                            src,
+                            i,
+                            &mut run,
+                            flags,
+                            out,
+                        ),
                     };
                 }
             } else {
@@ -553,10 +574,12 @@ fn append_piece(piece: &[u8; PIECE], len: usize, out: &mut Vec<u8>) {
 /// Goes through ASCII text from `i` on, sixteen bytes at a time (the last
 /// bytes as the end of the last sixteen of `src`, `src` being at least
 /// [`STEP`] long), escaping the ASCII bytes that need it (and flushing the
-/// run before each); clean bytes stay in the run. Returns where it
-/// stopped: at a byte from 0x80 up, or at the end.
+/// run before each), and the two-byte characters met alone (written as
+/// `\uXXXX`, or kept in the run with `RAW_UNICODE`); clean bytes stay in
+/// the run. Returns where it stopped: at another byte from 0x80 up, or at
+/// the end.
 #[inline(always)]
-fn scan_ascii<const N: usize>(
+fn scan_ascii<const N: usize, const RAW_UNICODE: bool>(
     specials: &[u8; N],
     src: &[u8],
     mut i: usize,
@@ -589,7 +612,25 @@ fn scan_ascii<const N: usize>(
         }
         let b = src[i];
         if b >= 0x80 {
-            break;
+            // A two-byte character alone in ASCII text (an accent), as
+            // `php_next_utf8_char()` decodes it; anything else is left to
+            // the caller.
+            match *src.get(i + 1..).unwrap_or_default() {
+                [trail, ref next @ ..]
+                    if b.wrapping_sub(0xC2) < 0x1E
+                        && trail.cast_signed() < -64
+                        && next.first().is_none_or(|&next| next < 0x80) =>
+                {
+                    if !RAW_UNICODE {
+                        flush(src, *run, i, out);
+                        write_bmp_unit((u32::from(b & 0x1F) << 6) | u32::from(trail & 0x3F), out);
+                        *run = i + 2;
+                    }
+                    i += 2;
+                    continue;
+                }
+                _ => break,
+            }
         }
         flush(src, *run, i, out);
         write_ascii_escape(b, flags, out);
