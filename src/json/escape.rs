@@ -33,18 +33,18 @@ fn unit(u: u32) -> [u8; 6] {
 /// one 8-byte write cut back to six: two table look-ups, no loop.
 #[inline(always)]
 fn write_bmp_unit(cp: u32, out: &mut Vec<u8>) {
-    out.extend_from_slice(&bmp_unit_word(cp).to_le_bytes());
+    out.extend_from_slice(&json_unit_word(cp).to_le_bytes());
     out.truncate(out.len() - 2);
 }
 
-/// `\uXXXX` for the BMP code point `cp` in the low six bytes of a
-/// little-endian word.
+/// `\uXXXX` for one UTF-16 unit in the low six bytes of a little-endian
+/// word. The vector kernels' too.
 #[inline(always)]
-fn bmp_unit_word(cp: u32) -> u64 {
-    debug_assert!(cp < 0x1_0000);
+pub(crate) fn json_unit_word(u: u32) -> u64 {
+    debug_assert!(u < 0x1_0000);
     u64::from(u16::from_le_bytes(*b"\\u"))
-        | u64::from(HEX_PAIRS[(cp >> 8) as usize & 0xFF]) << 16
-        | u64::from(HEX_PAIRS[cp as usize & 0xFF]) << 32
+        | u64::from(HEX_PAIRS[(u >> 8) as usize & 0xFF]) << 16
+        | u64::from(HEX_PAIRS[u as usize & 0xFF]) << 32
 }
 
 /// Appends `\uXXXX` for a BMP code point or a surrogate pair above it.
@@ -282,7 +282,7 @@ fn escape_with(
 
 /// An escape of at most six bytes in the low bytes of a little-endian
 /// word, its length in the top byte.
-const fn escape_word(escape: &[u8]) -> u64 {
+const fn json_escape_word(escape: &[u8]) -> u64 {
     let mut word = (escape.len() as u64) << 56;
     let mut k = 0;
     while k < escape.len() {
@@ -292,38 +292,43 @@ const fn escape_word(escape: &[u8]) -> u64 {
     word
 }
 
-/// The escape of each ASCII byte that may need one, as [`escape_word`]
-/// makes them (`"` as `\"`; 0 for the bytes never escaped).
-static ASCII_ESCAPES: [u64; 128] = {
+/// The escape of each ASCII byte, as [`json_escape_word`] makes them,
+/// whatever the flags; which bytes are escaped is the caller's choice.
+/// `"` is `\"` here; `\u0022` with `JSON_HEX_QUOT` is [`JSON_QUOT_HEX`].
+/// (0 for the bytes never escaped.) The vector kernels' too.
+pub(crate) static JSON_ESCAPES: [u64; 128] = {
     let mut t = [0u64; 128];
     let mut b = 0;
     while b < 0x20 {
-        t[b] = escape_word(&[b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]]);
+        t[b] = json_escape_word(&[b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]]);
         b += 1;
     }
-    t[0x08] = escape_word(b"\\b");
-    t[0x0C] = escape_word(b"\\f");
-    t[b'\n' as usize] = escape_word(b"\\n");
-    t[b'\r' as usize] = escape_word(b"\\r");
-    t[b'\t' as usize] = escape_word(b"\\t");
-    t[b'"' as usize] = escape_word(b"\\\"");
-    t[b'\\' as usize] = escape_word(b"\\\\");
-    t[b'/' as usize] = escape_word(b"\\/");
-    t[b'<' as usize] = escape_word(b"\\u003C");
-    t[b'>' as usize] = escape_word(b"\\u003E");
-    t[b'&' as usize] = escape_word(b"\\u0026");
-    t[b'\'' as usize] = escape_word(b"\\u0027");
+    t[0x08] = json_escape_word(b"\\b");
+    t[0x0C] = json_escape_word(b"\\f");
+    t[b'\n' as usize] = json_escape_word(b"\\n");
+    t[b'\r' as usize] = json_escape_word(b"\\r");
+    t[b'\t' as usize] = json_escape_word(b"\\t");
+    t[b'"' as usize] = json_escape_word(b"\\\"");
+    t[b'\\' as usize] = json_escape_word(b"\\\\");
+    t[b'/' as usize] = json_escape_word(b"\\/");
+    t[b'<' as usize] = json_escape_word(b"\\u003C");
+    t[b'>' as usize] = json_escape_word(b"\\u003E");
+    t[b'&' as usize] = json_escape_word(b"\\u0026");
+    t[b'\'' as usize] = json_escape_word(b"\\u0027");
     t
 };
+
+/// `\u0022` with its length, for `JSON_HEX_QUOT`.
+pub(crate) const JSON_QUOT_HEX: u64 = json_escape_word(b"\\u0022");
 
 /// The escape of an ASCII byte that is not clean under the flags: one
 /// table word, one 8-byte write cut back to its length.
 #[inline(always)]
 fn write_ascii_escape(b: u8, flags: JsonFlags, out: &mut Vec<u8>) {
     let word = if b == b'"' && flags.contains(JsonFlags::HEX_QUOT) {
-        const { escape_word(b"\\u0022") }
+        JSON_QUOT_HEX
     } else {
-        ASCII_ESCAPES[usize::from(b & 0x7F)]
+        JSON_ESCAPES[usize::from(b & 0x7F)]
     };
     debug_assert!(word != 0, "{b:#x} is never escaped");
     out.extend_from_slice(&word.to_le_bytes());
@@ -509,7 +514,7 @@ fn escape_non_ascii(
                     append_piece(&piece, len, out);
                     len = 0;
                 }
-                piece[len..len + 8].copy_from_slice(&bmp_unit_word(cp).to_le_bytes());
+                piece[len..len + 8].copy_from_slice(&json_unit_word(cp).to_le_bytes());
                 len += 6;
                 i += 2;
             }
