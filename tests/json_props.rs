@@ -195,6 +195,37 @@ fn text_of(chars: std::ops::RangeInclusive<u32>) -> impl Strategy<Value = Vec<u8
         .prop_map(|(pre, parts)| [vec![b'p'; pre], parts.concat()].concat())
 }
 
+/// Words of two-byte characters (and a few others) between single ASCII
+/// bytes, clean or not, some words longer than the escaper's pieces.
+fn words() -> impl Strategy<Value = Vec<u8>> {
+    let word = prop_oneof![
+        4 => prop::collection::vec(0x400..=0x44Fu32, 1..8),
+        1 => prop::collection::vec(0x80..=0x7FFu32, 20..60),
+        1 => prop::collection::vec(prop::sample::select(vec![0xE9u32, 0x2028, 0x5B57, 0x1F600]), 1..4),
+    ]
+    .prop_map(|cps| {
+        cps.into_iter()
+            .filter_map(char::from_u32)
+            .collect::<String>()
+            .into_bytes()
+    });
+    let gap = prop_oneof![
+        4 => Just(b" ".to_vec()),
+        1 => prop::sample::select(&b"/\\\"<>&'\x01\n,xx"[..]).prop_map(|b| vec![b]),
+        1 => Just(b"  ".to_vec()),
+        1 => prop::sample::select(&b"\x80\xC3\xE2\xFF"[..]).prop_map(|b| vec![b]),
+    ];
+    prop::collection::vec((word, gap), 0..24).prop_map(|parts| {
+        parts
+            .into_iter()
+            .flat_map(|(mut w, g)| {
+                w.extend_from_slice(&g);
+                w
+            })
+            .collect()
+    })
+}
+
 /// English with a four-byte character every few words (sparse), and
 /// other pieces now and then.
 fn sparse_emoji_text() -> impl Strategy<Value = Vec<u8>> {
@@ -227,6 +258,11 @@ proptest! {
 
     #[test]
     fn fast_equals_reference_on_two_byte_text(input in text_of(0x80..=0x7FF), flags in flags()) {
+        assert_same(&input, flags);
+    }
+
+    #[test]
+    fn fast_equals_reference_on_words(input in words(), flags in flags()) {
         assert_same(&input, flags);
     }
 

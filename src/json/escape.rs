@@ -2,7 +2,7 @@
 
 use super::kernels::json_escape_run;
 use super::number::{Number, numeric_string, write_double, write_int};
-use super::scan::{Clean, STEP, first_dirty_with, short_is_clean};
+use super::scan::{Clean, STEP, first_dirty_after, first_dirty_with, short_is_clean};
 use super::{JsonError, JsonFlags};
 use crate::decode::{Status, next_utf8_char, next_utf8_char_reference};
 
@@ -11,11 +11,40 @@ const KERNEL_MIN: usize = 64;
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// Each byte's two lower-case hex digits, as one little-endian word.
+static HEX_PAIRS: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = HEX[b >> 4] as u16 | (HEX[b & 15] as u16) << 8;
+        b += 1;
+    }
+    t
+};
+
 /// `\uXXXX` for one UTF-16 unit, lower-case hex as PHP writes it.
 #[inline(always)]
 fn unit(u: u32) -> [u8; 6] {
     let h = |shift: u32| HEX[((u >> shift) & 0xF) as usize];
     [b'\\', b'u', h(12), h(8), h(4), h(0)]
+}
+
+/// Appends `\uXXXX` for the BMP code point `cp` (below 0x10000) with
+/// one 8-byte write cut back to six: two table look-ups, no loop.
+#[inline(always)]
+fn write_bmp_unit(cp: u32, out: &mut Vec<u8>) {
+    out.extend_from_slice(&json_unit_word(cp).to_le_bytes());
+    out.truncate(out.len() - 2);
+}
+
+/// `\uXXXX` for one UTF-16 unit in the low six bytes of a little-endian
+/// word. The vector kernels' too.
+#[inline(always)]
+pub(crate) fn json_unit_word(u: u32) -> u64 {
+    debug_assert!(u < 0x1_0000);
+    u64::from(u16::from_le_bytes(*b"\\u"))
+        | u64::from(HEX_PAIRS[(u >> 8) as usize & 0xFF]) << 16
+        | u64::from(HEX_PAIRS[u as usize & 0xFF]) << 32
 }
 
 /// Appends `\uXXXX` for a BMP code point or a surrogate pair above it.
@@ -29,7 +58,7 @@ fn write_code_point(cp: u32, out: &mut Vec<u8>) {
         pair[6..].copy_from_slice(&low);
         out.extend_from_slice(&pair);
     } else {
-        out.extend_from_slice(&unit(cp));
+        write_bmp_unit(cp, out);
     }
 }
 
@@ -251,30 +280,59 @@ fn escape_with(
     }
 }
 
-/// The escape of an ASCII byte that is not clean under the flags.
-#[inline]
+/// An escape of at most six bytes in the low bytes of a little-endian
+/// word, its length in the top byte.
+const fn json_escape_word(escape: &[u8]) -> u64 {
+    let mut word = (escape.len() as u64) << 56;
+    let mut k = 0;
+    while k < escape.len() {
+        word |= (escape[k] as u64) << (8 * k);
+        k += 1;
+    }
+    word
+}
+
+/// The escape of each ASCII byte, as [`json_escape_word`] makes them,
+/// whatever the flags; which bytes are escaped is the caller's choice.
+/// `"` is `\"` here; `\u0022` with `JSON_HEX_QUOT` is [`JSON_QUOT_HEX`].
+/// (0 for the bytes never escaped.) The vector kernels' too.
+pub(crate) static JSON_ESCAPES: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = json_escape_word(&[b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]]);
+        b += 1;
+    }
+    t[0x08] = json_escape_word(b"\\b");
+    t[0x0C] = json_escape_word(b"\\f");
+    t[b'\n' as usize] = json_escape_word(b"\\n");
+    t[b'\r' as usize] = json_escape_word(b"\\r");
+    t[b'\t' as usize] = json_escape_word(b"\\t");
+    t[b'"' as usize] = json_escape_word(b"\\\"");
+    t[b'\\' as usize] = json_escape_word(b"\\\\");
+    t[b'/' as usize] = json_escape_word(b"\\/");
+    t[b'<' as usize] = json_escape_word(b"\\u003C");
+    t[b'>' as usize] = json_escape_word(b"\\u003E");
+    t[b'&' as usize] = json_escape_word(b"\\u0026");
+    t[b'\'' as usize] = json_escape_word(b"\\u0027");
+    t
+};
+
+/// `\u0022` with its length, for `JSON_HEX_QUOT`.
+pub(crate) const JSON_QUOT_HEX: u64 = json_escape_word(b"\\u0022");
+
+/// The escape of an ASCII byte that is not clean under the flags: one
+/// table word, one 8-byte write cut back to its length.
+#[inline(always)]
 fn write_ascii_escape(b: u8, flags: JsonFlags, out: &mut Vec<u8>) {
-    let short: &[u8] = match b {
-        b'"' if flags.contains(JsonFlags::HEX_QUOT) => b"\\u0022",
-        b'"' => b"\\\"",
-        b'\\' => b"\\\\",
-        b'/' => b"\\/",
-        0x08 => b"\\b",
-        0x0C => b"\\f",
-        b'\n' => b"\\n",
-        b'\r' => b"\\r",
-        b'\t' => b"\\t",
-        b'<' => b"\\u003C",
-        b'>' => b"\\u003E",
-        b'&' => b"\\u0026",
-        b'\'' => b"\\u0027",
-        _ => {
-            debug_assert!(b < 0x20);
-            out.extend_from_slice(&unit(u32::from(b)));
-            return;
-        }
+    let word = if b == b'"' && flags.contains(JsonFlags::HEX_QUOT) {
+        JSON_QUOT_HEX
+    } else {
+        JSON_ESCAPES[usize::from(b & 0x7F)]
     };
-    out.extend_from_slice(short);
+    debug_assert!(word != 0, "{b:#x} is never escaped");
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(out.len() - (8 - (word >> 56) as usize));
 }
 
 /// Appends `src[from..to]`, a run of clean bytes. Runs up to a step long
@@ -348,11 +406,32 @@ fn escape_body_as<const RAW_UNICODE: bool>(
             if clean.ascii(b) {
                 i += 1;
                 // Another ASCII byte next: ASCII text, worth the kernel.
-                if src.get(i).is_some_and(|&next| next < 0x80) && src.len() - i >= STEP {
+                if src.get(i).is_some_and(|&next| next < 0x80) && src.len() >= STEP {
                     i = match clean.width() {
-                        2 => scan_ascii(&clean.specials::<2>(), src, i, &mut run, flags, out),
-                        3 => scan_ascii(&clean.specials::<3>(), src, i, &mut run, flags, out),
-                        _ => scan_ascii(&clean.specials::<7>(), src, i, &mut run, flags, out),
+                        2 => scan_ascii::<2, RAW_UNICODE>(
+                            &clean.specials(),
+                            src,
+                            i,
+                            &mut run,
+                            flags,
+                            out,
+                        ),
+                        3 => scan_ascii::<3, RAW_UNICODE>(
+                            &clean.specials(),
+                            src,
+                            i,
+                            &mut run,
+                            flags,
+                            out,
+                        ),
+                        _ => scan_ascii::<7, RAW_UNICODE>(
+                            &clean.specials(),
+                            src,
+                            i,
+                            &mut run,
+                            flags,
+                            out,
+                        ),
                     };
                 }
             } else {
@@ -364,12 +443,20 @@ fn escape_body_as<const RAW_UNICODE: bool>(
             continue;
         }
         // Non-ASCII text: characters one after another in this loop.
+        if !RAW_UNICODE {
+            // Every character is written (as `\uXXXX`, or malformed):
+            // the clean run ends here.
+            flush(src, run, i, out);
+            i = escape_non_ascii(src, i, clean, flags, out)?;
+            run = i;
+            continue;
+        }
         loop {
             let c = next_utf8_char(src, i);
             match c.status {
                 Status::Success => {
                     let cp = c.code_point;
-                    if !RAW_UNICODE || (!raw_terminators && (cp == 0x2028 || cp == 0x2029)) {
+                    if !raw_terminators && (cp == 0x2028 || cp == 0x2029) {
                         flush(src, run, i, out);
                         write_code_point(cp, out);
                         run = c.cursor;
@@ -391,12 +478,113 @@ fn escape_body_as<const RAW_UNICODE: bool>(
     Ok(())
 }
 
-/// Goes through ASCII text from `i` on, sixteen bytes at a time, escaping
-/// the ASCII bytes that need it (and flushing the run before each); clean
-/// bytes stay in the run. Returns where it stopped: at a byte from 0x80 up,
-/// or with fewer than [`STEP`] bytes left.
+/// Bytes [`escape_non_ascii`] gathers before it appends them to the output.
+const PIECE: usize = 128;
+
+/// Writes the characters from `src[i]` (at least 0x80) on as `\uXXXX`, as
+/// PHP's loop does without `JSON_UNESCAPED_UNICODE`, with the single
+/// clean ASCII bytes between them (the spaces between words), and returns
+/// where it stopped: at the end, or at an ASCII byte that is not clean or
+/// is followed by another ASCII byte. Two-byte characters (the whole of
+/// Cyrillic, Greek, Hebrew and Arabic, and Latin accents) are decoded
+/// here as `php_next_utf8_char()` does them (lead C2..DF, one
+/// continuation byte) and gathered in a piece on the stack, appended
+/// with one fixed-size copy; the rest go through [`next_utf8_char`].
 #[inline(always)]
-fn scan_ascii<const N: usize>(
+fn escape_non_ascii(
+    src: &[u8],
+    mut i: usize,
+    clean: &Clean,
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> Result<usize, JsonError> {
+    // An accent in Latin text goes straight out; a run of characters
+    // (a word of Cyrillic, Greek) is worth a piece.
+    i = escape_character(src, i, flags, out)?;
+    if src.get(i).is_none_or(|&next| next < 0x80) {
+        return Ok(i);
+    }
+    let mut piece = [0u8; PIECE];
+    let mut len = 0;
+    loop {
+        match *src.get(i..).unwrap_or_default() {
+            [lead, trail, ..] if lead.wrapping_sub(0xC2) < 0x1E && trail.cast_signed() < -64 => {
+                let cp = (u32::from(lead & 0x1F) << 6) | u32::from(trail & 0x3F);
+                if len > PIECE - 8 {
+                    append_piece(&piece, len, out);
+                    len = 0;
+                }
+                piece[len..len + 8].copy_from_slice(&json_unit_word(cp).to_le_bytes());
+                len += 6;
+                i += 2;
+            }
+            [b, next, ..] if b < 0x80 => {
+                // A clean byte between two characters: kept in the piece.
+                if next < 0x80 || !clean.ascii(b) {
+                    break;
+                }
+                if len == PIECE {
+                    append_piece(&piece, len, out);
+                    len = 0;
+                }
+                piece[len] = b;
+                len += 1;
+                i += 1;
+            }
+            [b, ..] if b < 0x80 => break,
+            [] => break,
+            _ => {
+                append_piece(&piece, len, out);
+                len = 0;
+                i = escape_character(src, i, flags, out)?;
+            }
+        }
+    }
+    append_piece(&piece, len, out);
+    Ok(i)
+}
+
+/// Writes the character at `src[i]` (at least 0x80) as `\uXXXX` (or as
+/// `flags` say for malformed UTF-8) and returns where the next one is.
+#[inline(always)]
+fn escape_character(
+    src: &[u8],
+    i: usize,
+    flags: JsonFlags,
+    out: &mut Vec<u8>,
+) -> Result<usize, JsonError> {
+    if let [lead, trail, ..] = *src.get(i..).unwrap_or_default()
+        && lead.wrapping_sub(0xC2) < 0x1E
+        && trail.cast_signed() < -64
+    {
+        write_bmp_unit((u32::from(lead & 0x1F) << 6) | u32::from(trail & 0x3F), out);
+        return Ok(i + 2);
+    }
+    let c = next_utf8_char(src, i);
+    match c.status {
+        Status::Success => write_code_point(c.code_point, out),
+        Status::Failure => write_malformed(flags, out)?,
+    }
+    Ok(c.cursor)
+}
+
+/// Appends `piece[..len]`: the whole piece (a copy of fixed size), cut
+/// back.
+#[inline(always)]
+fn append_piece(piece: &[u8; PIECE], len: usize, out: &mut Vec<u8>) {
+    out.extend_from_slice(piece);
+    out.truncate(out.len() - (PIECE - len));
+}
+
+/// Goes through ASCII text from `i` on, sixteen bytes at a time (the last
+/// bytes as the end of the last sixteen of `src`, `src` being at least
+/// [`STEP`] long), escaping the ASCII bytes that need it (and flushing the
+/// run before each), and the two-byte characters met alone (written as
+/// `\uXXXX`, or kept in the run with `RAW_UNICODE`); clean bytes stay in
+/// the run. Returns where it stopped: at another byte from 0x80 up, or at
+/// the end.
+#[inline(always)]
+fn scan_ascii<const N: usize, const RAW_UNICODE: bool>(
     specials: &[u8; N],
     src: &[u8],
     mut i: usize,
@@ -404,15 +592,50 @@ fn scan_ascii<const N: usize>(
     flags: JsonFlags,
     out: &mut Vec<u8>,
 ) -> usize {
-    while let Some(chunk) = src.get(i..i + STEP) {
-        let k = first_dirty_with(chunk.try_into().expect("a step"), specials);
-        i += k;
-        if k == STEP {
-            continue;
+    debug_assert!(src.len() >= STEP);
+    loop {
+        if let Some(chunk) = src.get(i..i + STEP) {
+            let k = first_dirty_with(chunk.try_into().expect("a step"), specials);
+            i += k;
+            if k == STEP {
+                continue;
+            }
+        } else {
+            // Fewer than a step left: the last step, its bytes before `i`
+            // (gone through already) left out.
+            let last = src.len() - STEP;
+            if i >= src.len() {
+                break;
+            }
+            let chunk = src[last..].try_into().expect("a step");
+            let k = first_dirty_after(chunk, specials, i - last);
+            if k == STEP {
+                i = src.len();
+                break;
+            }
+            i = last + k;
         }
         let b = src[i];
         if b >= 0x80 {
-            break;
+            // A two-byte character alone in ASCII text (an accent), as
+            // `php_next_utf8_char()` decodes it; anything else is left to
+            // the caller.
+            match *src.get(i + 1..).unwrap_or_default() {
+                [trail, ref next @ ..]
+                    if b.wrapping_sub(0xC2) < 0x1E
+                        && trail.cast_signed() < -64
+                        && next.first().is_none_or(|&next| next < 0x80) =>
+                {
+                    if !RAW_UNICODE {
+                        flush(src, *run, i, out);
+                        write_bmp_unit((u32::from(b & 0x1F) << 6) | u32::from(trail & 0x3F), out);
+                        *run = i + 2;
+                    }
+                    i += 2;
+                    continue;
+                }
+                _ => break,
+            }
         }
         flush(src, *run, i, out);
         write_ascii_escape(b, flags, out);
@@ -806,6 +1029,72 @@ mod dense_tests {
                         src.extend_from_slice(piece);
                         src.extend_from_slice(filler.repeat(40).as_bytes());
                         check_whole(&src, flags);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod every_byte_tests {
+    use super::*;
+
+    /// The flags that change how a string is escaped, alone and together.
+    const FLAG_SETS: [u32; 12] = [
+        0,
+        15,              // JSON_HEX_*
+        64,              // JSON_UNESCAPED_SLASHES
+        256,             // JSON_UNESCAPED_UNICODE
+        256 | 2048,      // and JSON_UNESCAPED_LINE_TERMINATORS
+        512,             // JSON_PARTIAL_OUTPUT_ON_ERROR
+        1 << 20,         // JSON_INVALID_UTF8_IGNORE
+        1 << 21,         // JSON_INVALID_UTF8_SUBSTITUTE
+        (1 << 21) | 256, // substituted, copied
+        (1 << 20) | 15 | 64,
+        (1 << 21) | 512 | 15,
+        4 | 128, // JSON_HEX_AMP, JSON_PRETTY_PRINT (read by neither)
+    ];
+
+    /// Every byte value at every position of strings of 0 to 80 bytes made
+    /// of ASCII, of two-byte characters (words of them, and one alone),
+    /// of three-byte characters, or a mix: the fast escaper and the
+    /// reference give the same bytes and the same result.
+    #[test]
+    fn every_byte_at_every_position_matches_the_reference() {
+        let fillers: [&[u8]; 6] = [
+            b"abcdefgh",
+            "жёлтый ".as_bytes(),
+            "да\u{0436}".as_bytes(),
+            "près ".as_bytes(),
+            "字é/a".as_bytes(),
+            "ж\"ж<ж".as_bytes(),
+        ];
+        let (mut fast, mut plain) = (Vec::new(), Vec::new());
+        for bits in FLAG_SETS {
+            let flags = JsonFlags::from_bits(bits);
+            for filler in fillers {
+                for len in 0..=80 {
+                    let base: Vec<u8> = filler.iter().copied().cycle().take(len).collect();
+                    for at in 0..len {
+                        for b in 0..=255u8 {
+                            let mut src = base.clone();
+                            src[at] = b;
+                            fast.clear();
+                            fast.extend_from_slice(b"[1,");
+                            plain.clone_from(&fast);
+                            let r1 = escape_string(&src, flags, &mut fast);
+                            let r2 = escape_string_reference(&src, flags, &mut plain);
+                            assert_eq!(r1, r2, "{src:02X?} {flags}");
+                            assert_eq!(fast, plain, "{src:02X?} {flags}");
+                        }
+                    }
+                    if len == 0 {
+                        fast.clear();
+                        plain.clear();
+                        let r1 = escape_string(&base, flags, &mut fast);
+                        let r2 = escape_string_reference(&base, flags, &mut plain);
+                        assert_eq!((r1, &fast), (r2, &plain));
                     }
                 }
             }

@@ -253,6 +253,26 @@ pub(super) fn first_dirty_with<const N: usize>(chunk: &[u8; STEP], specials: &[u
     at as usize / 8
 }
 
+/// [`first_dirty_with`] from the byte `skip` (below [`STEP`]) of `chunk`
+/// on: the bytes before it are left out.
+#[inline(always)]
+pub(super) fn first_dirty_after<const N: usize>(
+    chunk: &[u8; STEP],
+    specials: &[u8; N],
+    skip: usize,
+) -> usize {
+    debug_assert!(skip < STEP);
+    let (lo, hi) = chunk.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().expect("8 bytes"));
+    let hi = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
+    let dirt = (u128::from(dirty(lo, specials)) | u128::from(dirty(hi, specials)) << 64)
+        & (u128::MAX << (8 * skip));
+    if dirt == 0 {
+        return STEP;
+    }
+    dirt.trailing_zeros() as usize / 8
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +316,31 @@ mod tests {
                         if is_clean && fill == b'a' {
                             assert_eq!(scalar, STEP);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_dirty_after_leaves_out_the_first_bytes() {
+        for flags in all_flag_sets() {
+            let clean = Clean::new(flags);
+            for bad in [0u8, b'"', b'/', b'<', 0x80, 0xFF, b'a'] {
+                for at in 0..STEP {
+                    let mut chunk = [b'a'; STEP];
+                    chunk[at] = bad;
+                    chunk[0] = b'\\';
+                    for skip in 1..STEP {
+                        let scalar = (skip..STEP)
+                            .find(|&k| chunk[k] >= 0x80 || !clean.ascii(chunk[k]))
+                            .unwrap_or(STEP);
+                        let found = match clean.width() {
+                            2 => first_dirty_after(&chunk, &clean.specials::<2>(), skip),
+                            3 => first_dirty_after(&chunk, &clean.specials::<3>(), skip),
+                            _ => first_dirty_after(&chunk, &clean.specials::<7>(), skip),
+                        };
+                        assert_eq!(found, scalar, "{flags} {bad:#x} at {at} skip {skip}");
                     }
                 }
             }

@@ -3,11 +3,9 @@
 
 use crate::simd::memory::{byte, read32, store32_spare, store64_spare};
 
-/// The escape of each ASCII byte (little-endian, the length in the top
-/// byte), whatever the flags; which bytes are escaped is the caller's
-/// choice (see [`JsonKernel`]). `"` is `\"` here; `\u0022` with
-/// `JSON_HEX_QUOT` is [`JSON_QUOT_HEX`].
-pub(super) static JSON_ESCAPES: [u64; 128] = json_escapes();
+// The escape of each ASCII byte, `\u0022`, and `\uXXXX` as words: the
+// scalar escaper's, written once.
+pub(super) use crate::json::escape::{JSON_ESCAPES, JSON_QUOT_HEX, json_unit_word};
 
 /// For each ASCII byte with a two-byte escape, its second byte; 0 for the
 /// others (and for `"` with `JSON_HEX_QUOT`, in the second table).
@@ -30,63 +28,6 @@ const fn json_letters(hex_quot: bool) -> [u8; 128] {
     t[b'\\' as usize] = b'\\';
     t[b'/' as usize] = b'/';
     t
-}
-
-/// `\u0022` with its length, for `JSON_HEX_QUOT`.
-pub(super) const JSON_QUOT_HEX: u64 = json_escape_word(b"\\u0022");
-
-const fn json_escape_word(text: &[u8]) -> u64 {
-    let mut w = (text.len() as u64) << 56;
-    let mut k = 0;
-    while k < text.len() {
-        w |= (text[k] as u64) << (8 * k);
-        k += 1;
-    }
-    w
-}
-
-const fn json_escapes() -> [u64; 128] {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [0u64; 128];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = json_escape_word(&[b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 15]]);
-        b += 1;
-    }
-    t[0x08] = json_escape_word(b"\\b");
-    t[0x0C] = json_escape_word(b"\\f");
-    t[b'\n' as usize] = json_escape_word(b"\\n");
-    t[b'\r' as usize] = json_escape_word(b"\\r");
-    t[b'\t' as usize] = json_escape_word(b"\\t");
-    t[b'"' as usize] = json_escape_word(b"\\\"");
-    t[b'\\' as usize] = json_escape_word(b"\\\\");
-    t[b'/' as usize] = json_escape_word(b"\\/");
-    t[b'<' as usize] = json_escape_word(b"\\u003C");
-    t[b'>' as usize] = json_escape_word(b"\\u003E");
-    t[b'&' as usize] = json_escape_word(b"\\u0026");
-    t[b'\'' as usize] = json_escape_word(b"\\u0027");
-    t
-}
-
-/// Two lower-case hex digits for each byte value, the first in the low
-/// byte.
-static HEX_PAIRS: [u16; 256] = {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [0u16; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = HEX[b >> 4] as u16 | (HEX[b & 15] as u16) << 8;
-        b += 1;
-    }
-    t
-};
-
-/// `\uXXXX` for one UTF-16 unit, in the low six bytes.
-#[inline(always)]
-pub(super) fn json_unit_word(u: u32) -> u64 {
-    let hi = u64::from(HEX_PAIRS[(u >> 8 & 0xFF) as usize]);
-    let lo = u64::from(HEX_PAIRS[(u & 0xFF) as usize]);
-    0x755C | hi << 16 | lo << 32
 }
 
 /// The well-formed character at the start of `w` (four bytes,
