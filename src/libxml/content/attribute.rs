@@ -11,8 +11,7 @@ use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, plain_prefix, predefined_at};
 impl Core {
     /// `xmlParseAttValueInternal`.
     pub(in crate::libxml) fn parse_att_value(&mut self, normalize: bool) -> Option<Vec<u8>> {
-        let mut out = self.pools.name_pool.pop().unwrap_or_default();
-        out.clear();
+        let mut out = self.pooled_buffer();
         self.parse_att_value_into(normalize, &mut out)
             .then_some(out)
     }

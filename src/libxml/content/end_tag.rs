@@ -97,10 +97,17 @@ impl Core {
         true
     }
 
+    /// An empty buffer from the pool that [`Self::recycle_name`] fills.
+    #[inline]
+    pub(super) fn pooled_buffer(&mut self) -> Vec<u8> {
+        let mut buffer = self.pools.name_pool.pop().unwrap_or_default();
+        buffer.clear();
+        buffer
+    }
+
     /// Keeps the allocation of a name (or SAX2 attribute value) no longer
     /// used for the next start tag; a large one is freed, so that the pool
-    /// holds little memory. 256 buffers serve a SAX2 start tag of up to 85
-    /// prefixed attributes (three buffers each) with nothing allocated.
+    /// holds little memory.
     #[inline]
     pub(super) fn recycle_name(&mut self, name: Vec<u8>) {
         if self.pools.name_pool.len() < 256 && name.capacity() <= 4096 {

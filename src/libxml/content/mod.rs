@@ -147,8 +147,7 @@ impl Core {
                         self.fatal(err::NAME_TOO_LONG);
                         return None;
                     }
-                    let mut name = self.pools.name_pool.pop().unwrap_or_default();
-                    name.clear();
+                    let mut name = self.pooled_buffer();
                     name.extend_from_slice(&self.input.buf[start..i]);
                     self.input.cur = i;
                     self.input.col += count as u64;

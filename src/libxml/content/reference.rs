@@ -144,8 +144,7 @@ impl Core {
         }
         self.next_char();
         // the name is read into a pooled buffer, which the caller recycles
-        let mut name = self.pools.name_pool.pop().unwrap_or_default();
-        name.clear();
+        let mut name = self.pooled_buffer();
         if !self.parse_name_into(&mut name) {
             self.recycle_name(name);
             self.fatal(err::NAME_REQUIRED);
@@ -270,8 +269,7 @@ impl Core {
             return None;
         }
         // a pooled buffer: callers that are done with it recycle it
-        let mut out = self.pools.name_pool.pop().unwrap_or_default();
-        out.clear();
+        let mut out = self.pooled_buffer();
         // libxml2's buffer size: its checks run when it grows, by
         // `XML_PARSER_BUFFER_SIZE` and twice itself
         let mut size = BIG_BUFFER_SIZE;

@@ -155,6 +155,7 @@ impl Core {
                 Bare::Other
             };
         }
+        // the pool's field, not `pooled_buffer`: `s` borrows the input
         let mut name = self.pools.name_pool.pop().unwrap_or_default();
         name.clear();
         append_short(&mut name, &s[1..][..len]);
@@ -189,8 +190,7 @@ impl Core {
         };
         #[cfg(test)]
         super::PLAIN_TAGS.set(super::PLAIN_TAGS.get() + 1);
-        let mut name = self.pools.name_pool.pop().unwrap_or_default();
-        name.clear();
+        let mut name = self.pooled_buffer();
         append_short(&mut name, &self.input.buf[self.input.cur + 1..name_end]);
         // where the general path stands when it reports the start tag: on
         // the `>` or the `/` of `/>`
@@ -225,8 +225,7 @@ impl Core {
         if self.raw() != b'<' {
             return None;
         }
-        let mut name = self.pools.name_pool.pop().unwrap_or_default();
-        name.clear();
+        let mut name = self.pooled_buffer();
         if name_len > 0 {
             name.extend_from_slice(
                 &self.input.buf[self.input.cur + 1..self.input.cur + 1 + name_len],
