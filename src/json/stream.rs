@@ -239,6 +239,14 @@ const REPEAT_MAX: usize = 16;
 /// The longest tag or attribute name remembered.
 const NAME_MAX: usize = 64;
 
+/// `,"value":` without `JSON_PRETTY_PRINT`.
+const PLAIN_VALUE: &[u8; 9] = b",\"value\":";
+
+/// The fixed pieces of an entry without `JSON_PRETTY_PRINT`, at most:
+/// `{"tag":`, `,"type":"complete","level":`, `,"attributes":[]`,
+/// `,"value":`, `}`.
+const PLAIN_FIXED_MAX: usize = 7 + 27 + 16 + 9 + 1;
+
 /// What an entry's object holds besides its strings and its level:
 /// punctuation, indentation and key names, made once per encoding.
 #[derive(Default)]
@@ -451,6 +459,9 @@ impl StructEncoder {
         sink: &mut impl Sink,
     ) -> io::Result<()> {
         let object = self.force_object();
+        if !object && !self.pretty() {
+            return self.plain_values(values, sink);
+        }
         sink.buf().push(if object { b'{' } else { b'[' });
         let mut empty = true;
         for (i, entry) in values.enumerate() {
@@ -465,6 +476,86 @@ impl StructEncoder {
         }
         self.close(empty, 0, object, sink.buf());
         Ok(())
+    }
+
+    /// [`Self::values`] without `JSON_PRETTY_PRINT` and
+    /// `JSON_FORCE_OBJECT`, the common case: a list, no indentation.
+    fn plain_values<'a>(
+        &self,
+        values: impl Iterator<Item = EntryRef<'a>>,
+        sink: &mut impl Sink,
+    ) -> io::Result<()> {
+        sink.buf().push(b'[');
+        let mut empty = true;
+        for entry in values {
+            let out = sink.buf();
+            if !empty {
+                out.push(b',');
+            }
+            self.plain_entry(entry, out);
+            empty = false;
+            sink.spill()?;
+        }
+        sink.buf().push(b']');
+        Ok(())
+    }
+
+    /// [`Self::entry`] without `JSON_PRETTY_PRINT` and `JSON_FORCE_OBJECT`:
+    /// the fixed pieces are constants (copies of known length, no call),
+    /// no branch on those flags.
+    fn plain_entry(&self, entry: EntryRef<'_>, out: &mut Vec<u8>) {
+        debug_assert!(!self.pretty() && !self.force_object());
+        // the pieces of one entry but its strings, at most
+        out.reserve(PLAIN_FIXED_MAX);
+        self.open_entry(entry.tag, out);
+        let cdata = entry.kind == EntryType::Cdata;
+        if cdata && let Some(value) = entry.value {
+            out.extend_from_slice(PLAIN_VALUE);
+            self.string(value, out);
+        }
+        match entry.kind {
+            EntryType::Open => out.extend_from_slice(b",\"type\":\"open\",\"level\":"),
+            EntryType::Complete => out.extend_from_slice(b",\"type\":\"complete\",\"level\":"),
+            EntryType::Close => out.extend_from_slice(b",\"type\":\"close\",\"level\":"),
+            EntryType::Cdata => out.extend_from_slice(b",\"type\":\"cdata\",\"level\":"),
+        }
+        match u8::try_from(entry.level) {
+            Ok(digit @ 0..=9) => out.push(b'0' + digit),
+            _ => write_int(entry.level, out),
+        }
+        if entry.attributes.is_some() {
+            out.extend_from_slice(b",\"attributes\":");
+            // an attribute named 0, 1, ... in order makes a list
+            let object =
+                !entry.attributes.iter().enumerate().all(
+                    |(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)),
+                );
+            out.push(if object { b'{' } else { b'[' });
+            let mut empty = true;
+            for (key, value) in entry.attributes.iter() {
+                if !empty {
+                    out.push(b',');
+                }
+                if object {
+                    match key {
+                        KeyRef::Int(n) => {
+                            out.push(b'"');
+                            write_int(n, out);
+                            out.extend_from_slice(b"\":");
+                        }
+                        KeyRef::Str(s) => self.attribute_key(s, out),
+                    }
+                }
+                self.string(value, out);
+                empty = false;
+            }
+            out.push(if object { b'}' } else { b']' });
+        }
+        if !cdata && let Some(value) = entry.value {
+            out.extend_from_slice(PLAIN_VALUE);
+            self.string(value, out);
+        }
+        out.push(b'}');
     }
 
     /// One entry: keys in PHP's order (see [`crate::Entry`]), always an
