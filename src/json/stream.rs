@@ -458,10 +458,20 @@ impl StructEncoder {
         values: impl Iterator<Item = EntryRef<'a>>,
         sink: &mut impl Sink,
     ) -> io::Result<()> {
-        let object = self.force_object();
-        if !object && !self.pretty() {
-            return self.plain_values(values, sink);
+        if self.force_object() || self.pretty() {
+            self.general_values(values, sink)
+        } else {
+            self.plain_values(values, sink)
         }
+    }
+
+    /// [`Self::values`] under any flags.
+    fn general_values<'a>(
+        &self,
+        values: impl Iterator<Item = EntryRef<'a>>,
+        sink: &mut impl Sink,
+    ) -> io::Result<()> {
+        let object = self.force_object();
         sink.buf().push(if object { b'{' } else { b'[' });
         let mut empty = true;
         for (i, entry) in values.enumerate() {
@@ -638,5 +648,101 @@ impl StructEncoder {
         }
         self.close(index.is_empty(), 0, object, sink.buf());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Parser;
+    use crate::php::{Entry, Key};
+
+    /// Entries of every shape: types, levels past 9, attributes (string,
+    /// list and mixed keys), CDATA, empty and long names, strings that
+    /// escape, and malformed UTF-8.
+    fn entries() -> Vec<Entry> {
+        let document = format!(
+            "<r a='1' b=\"x&quot;/\u{e9}\">{}<c><![CDATA[<&>]]></c>\n  <e/><e z=''>\tt\n</e>\
+             <{long} n='12' {long}='v'>12</{long}>{}</r>",
+            "<d>".repeat(12),
+            "</d>".repeat(12),
+            long = "l".repeat(80),
+        );
+        let mut values = Parser::new(None)
+            .unwrap()
+            .parse_into_struct(document.as_bytes())
+            .values;
+        let attribute = |key, value: &[u8]| (key, value.to_vec());
+        let mut entry = |tag: &[u8], attributes, value: Option<&[u8]>| {
+            values.push(Entry {
+                tag: tag.to_vec(),
+                kind: EntryType::Complete,
+                level: 123_456,
+                attributes,
+                value: value.map(<[u8]>::to_vec),
+            });
+        };
+        entry(b"", Some(vec![]), Some(b""));
+        entry(
+            b"list",
+            Some(vec![
+                attribute(Key::Int(0), b"a"),
+                attribute(Key::Int(1), b"b"),
+            ]),
+            None,
+        );
+        entry(b"gap", Some(vec![attribute(Key::Int(1), b"a")]), None);
+        entry(
+            b"mixed",
+            Some(vec![
+                attribute(Key::Int(0), b"a"),
+                attribute(Key::Str(b"k".to_vec()), b"\xff"),
+            ]),
+            Some(b"\xe9t\xc3"),
+        );
+        entry(b"\xff", None, Some(b"-1.5e3"));
+        values
+    }
+
+    #[test]
+    fn plain_entries_are_the_general_ones() {
+        let values = entries();
+        assert!(values.len() > 30, "{}", values.len());
+        // every flag set the plain writer takes (no pretty print, no
+        // force-object): each escaping option, numbers, invalid UTF-8
+        let plain_flags = [
+            0, 1, 2, 4, 8, 15, 32, 64, 256, 512, 1024, 2048, 1_048_576, 2_097_152, 2_097_664,
+            1_050_735,
+        ];
+        for bits in plain_flags {
+            let encoder = StructEncoder::new(JsonFlags::from_bits(bits));
+            assert!(!encoder.pretty() && !encoder.force_object());
+            // malformed strings only where they cannot fail the whole array
+            let values: Vec<EntryRef<'_>> = values
+                .iter()
+                .map(EntryRef::from)
+                .filter(|&entry| !encoder.may_fail || values_are_utf8(std::iter::once(entry)))
+                .collect();
+            let (mut plain, mut general) = (Vec::new(), Vec::new());
+            // twice: the second time from the remembered names
+            for _ in 0..2 {
+                encoder
+                    .plain_values(values.iter().copied(), &mut plain)
+                    .unwrap();
+                encoder
+                    .general_values(values.iter().copied(), &mut general)
+                    .unwrap();
+            }
+            assert_eq!(
+                String::from_utf8_lossy(&plain),
+                String::from_utf8_lossy(&general),
+                "flags {bits}"
+            );
+            assert_eq!(plain, general, "flags {bits}");
+            assert!(
+                plain.windows(14).any(|w| w == br#""level":123456"#),
+                "flags {bits}"
+            );
+        }
     }
 }
