@@ -190,12 +190,15 @@ struct StructEncoder {
     clean: Option<&'static Clean>,
 }
 
-/// Encodings of strings met before, one string a way ([`recent_way`]),
-/// the last met: the same few names and whitespace strings come back
-/// on every entry, and a copy of their encoding costs a fraction of the
-/// escaper's set-up.
+/// Encodings of strings met before: the last met of each way
+/// ([`recent_way`]), and, in a second table by another way
+/// ([`second_way`]), the strings they took the place of. The same few
+/// names and whitespace strings come back on every entry, and a copy of
+/// their encoding costs a fraction of the escaper's set-up; two names of
+/// one way met in turn (`href` and `rank`, `term` and `updated`) stay
+/// remembered both.
 #[derive(Default)]
-struct Memo(RefCell<[Remembered; 16]>);
+struct Memo(RefCell<([Remembered; 16], [Remembered; 16])>);
 
 /// A string and its encoding (see [`Memo`]).
 #[derive(Default)]
@@ -207,21 +210,47 @@ struct Remembered {
     encoded: Vec<u8>,
 }
 
+impl Remembered {
+    /// Whether this is `s` (at `at`).
+    fn holds(&self, s: &[u8], at: usize) -> bool {
+        // (an encoding is never empty: an empty one is a place not used yet)
+        !self.encoded.is_empty()
+            && ((self.at == at && self.string.len() == s.len()) || self.string == s)
+    }
+}
+
+/// The place of `s` in [`Memo`]'s second table: other bytes than
+/// [`recent_way`]'s.
+fn second_way(s: &[u8]) -> usize {
+    let second = usize::from(s.get(1).copied().unwrap_or(0));
+    let last = usize::from(s.last().copied().unwrap_or(0));
+    (s.len() ^ second ^ (last << 2)) & 15
+}
+
 impl Memo {
     /// Appends the encoding of `s` remembered, or the one `encode`
     /// appends (then remembered in place of another).
     #[inline]
     fn write(&self, s: &[u8], out: &mut Vec<u8>, encode: impl FnOnce(&mut Vec<u8>)) {
-        let mut ways = self.0.borrow_mut();
-        let way = &mut ways[recent_way(s)];
+        let mut tables = self.0.borrow_mut();
+        let (recent, displaced) = &mut *tables;
         let at = s.as_ptr() as usize;
-        // (an encoding is never empty: an empty one is a way not used yet)
-        if !way.encoded.is_empty()
-            && ((way.at == at && way.string.len() == s.len()) || way.string == s)
-        {
+        let first = recent_way(s);
+        let found = if recent[first].holds(s, at) {
+            Some(&mut recent[first])
+        } else {
+            Some(&mut displaced[second_way(s)]).filter(|way| way.holds(s, at))
+        };
+        if let Some(way) = found {
             way.at = at;
             out.extend_from_slice(&way.encoded);
             return;
+        }
+        let way = &mut recent[first];
+        // the way's string moves to the second table, in place of another
+        if !way.encoded.is_empty() {
+            let second = second_way(&way.string);
+            std::mem::swap(way, &mut displaced[second]);
         }
         let start = out.len();
         encode(out);
@@ -702,6 +731,36 @@ mod tests {
         );
         entry(b"\xff", None, Some(b"-1.5e3"));
         values
+    }
+
+    #[test]
+    fn memo_writes_each_strings_own_encoding() {
+        let names: Vec<Vec<u8>> = ["href", "rank", "term", "updated", "id", "rel", "", "a", "b"]
+            .iter()
+            .map(|name| name.as_bytes().to_vec())
+            .chain((0..40).map(|i| format!("n{i}").into_bytes()))
+            .collect();
+        // (alive through the test: a place holds the same bytes throughout)
+        let copies = names.clone();
+        let memo = Memo::default();
+        let (mut out, mut expected) = (Vec::new(), Vec::new());
+        let mut encoded = 0;
+        // names in turn, each from two places (a copy and the list)
+        for step in 0..2000_usize {
+            let i = (step * 7 + step / 50) % names.len();
+            let s = if step % 3 == 0 { &copies[i] } else { &names[i] };
+            memo.write(s, &mut out, |out| {
+                encoded += 1;
+                out.extend_from_slice(b"<");
+                out.extend_from_slice(s);
+                out.push(b'>');
+            });
+            expected.extend_from_slice(b"<");
+            expected.extend_from_slice(s);
+            expected.push(b'>');
+        }
+        assert_eq!(out, expected);
+        assert!(encoded < 2000);
     }
 
     #[test]
