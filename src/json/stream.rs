@@ -147,6 +147,16 @@ pub(crate) fn utf8(s: &[u8]) -> bool {
     simdutf8::basic::from_utf8(s).is_ok()
 }
 
+/// Whether an entry's attributes are written as a list: named 0, 1, ...
+/// in order.
+fn attributes_are_list(entry: EntryRef<'_>) -> bool {
+    entry
+        .attributes
+        .iter()
+        .enumerate()
+        .all(|(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)))
+}
+
 /// Whether every string of `$values` (tags, values, attribute names and
 /// values) encodes: the check before the first byte.
 pub(crate) fn values_are_utf8<'a>(mut values: impl Iterator<Item = EntryRef<'a>>) -> bool {
@@ -454,6 +464,19 @@ impl StructEncoder {
         }
     }
 
+    /// An attribute's key in an object: `"0":` for an int.
+    fn attribute_name(&self, key: KeyRef<'_>, out: &mut Vec<u8>) {
+        match key {
+            KeyRef::Int(n) => {
+                out.push(b'"');
+                write_int(n, out);
+                out.push(b'"');
+                self.colon(out);
+            }
+            KeyRef::Str(s) => self.attribute_key(s, out),
+        }
+    }
+
     /// An attribute name as a key.
     fn attribute_key(&self, s: &[u8], out: &mut Vec<u8>) {
         if s.len() <= NAME_MAX {
@@ -565,10 +588,7 @@ impl StructEncoder {
         if entry.attributes.is_some() {
             out.extend_from_slice(b",\"attributes\":");
             // an attribute named 0, 1, ... in order makes a list
-            let object =
-                !entry.attributes.iter().enumerate().all(
-                    |(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)),
-                );
+            let object = !attributes_are_list(entry);
             out.push(if object { b'{' } else { b'[' });
             let mut empty = true;
             for (key, value) in entry.attributes.iter() {
@@ -576,14 +596,7 @@ impl StructEncoder {
                     out.push(b',');
                 }
                 if object {
-                    match key {
-                        KeyRef::Int(n) => {
-                            out.push(b'"');
-                            write_int(n, out);
-                            out.extend_from_slice(b"\":");
-                        }
-                        KeyRef::Str(s) => self.attribute_key(s, out),
-                    }
+                    self.attribute_name(key, out);
                 }
                 self.string(value, out);
                 empty = false;
@@ -612,24 +625,13 @@ impl StructEncoder {
         if entry.attributes.is_some() {
             out.extend_from_slice(&keys.attributes);
             // an attribute named 0, 1, ... in order makes a list
-            let object = self.force_object()
-                || !entry.attributes.iter().enumerate().all(
-                    |(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)),
-                );
+            let object = self.force_object() || !attributes_are_list(entry);
             out.push(if object { b'{' } else { b'[' });
             let mut empty = true;
             for (key, value) in entry.attributes.iter() {
                 self.element(empty, 3, out);
                 if object {
-                    match key {
-                        KeyRef::Int(n) => {
-                            out.push(b'"');
-                            write_int(n, out);
-                            out.push(b'"');
-                            self.colon(out);
-                        }
-                        KeyRef::Str(s) => self.attribute_key(s, out),
-                    }
+                    self.attribute_name(key, out);
                 }
                 self.string(value, out);
                 empty = false;
