@@ -147,6 +147,16 @@ pub(crate) fn utf8(s: &[u8]) -> bool {
     simdutf8::basic::from_utf8(s).is_ok()
 }
 
+/// Whether an entry's attributes are written as a list: named 0, 1, ...
+/// in order.
+fn attributes_are_list(entry: EntryRef<'_>) -> bool {
+    entry
+        .attributes
+        .iter()
+        .enumerate()
+        .all(|(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)))
+}
+
 /// Whether every string of `$values` (tags, values, attribute names and
 /// values) encodes: the check before the first byte.
 pub(crate) fn values_are_utf8<'a>(mut values: impl Iterator<Item = EntryRef<'a>>) -> bool {
@@ -190,12 +200,15 @@ struct StructEncoder {
     clean: Option<&'static Clean>,
 }
 
-/// Encodings of strings met before, one string a way ([`recent_way`]),
-/// the last met: the same few names and whitespace strings come back
-/// on every entry, and a copy of their encoding costs a fraction of the
-/// escaper's set-up.
+/// Encodings of strings met before: the last met of each way
+/// ([`recent_way`]), and, in a second table by another way
+/// ([`second_way`]), the strings they took the place of. The same few
+/// names and whitespace strings come back on every entry, and a copy of
+/// their encoding costs a fraction of the escaper's set-up; two names of
+/// one way met in turn (`href` and `rank`, `term` and `updated`) stay
+/// remembered both.
 #[derive(Default)]
-struct Memo(RefCell<[Remembered; 16]>);
+struct Memo(RefCell<([Remembered; 16], [Remembered; 16])>);
 
 /// A string and its encoding (see [`Memo`]).
 #[derive(Default)]
@@ -207,21 +220,47 @@ struct Remembered {
     encoded: Vec<u8>,
 }
 
+impl Remembered {
+    /// Whether this is `s` (at `at`).
+    fn holds(&self, s: &[u8], at: usize) -> bool {
+        // (an encoding is never empty: an empty one is a place not used yet)
+        !self.encoded.is_empty()
+            && ((self.at == at && self.string.len() == s.len()) || self.string == s)
+    }
+}
+
+/// The place of `s` in [`Memo`]'s second table: other bytes than
+/// [`recent_way`]'s.
+fn second_way(s: &[u8]) -> usize {
+    let second = usize::from(s.get(1).copied().unwrap_or(0));
+    let last = usize::from(s.last().copied().unwrap_or(0));
+    (s.len() ^ second ^ (last << 2)) & 15
+}
+
 impl Memo {
     /// Appends the encoding of `s` remembered, or the one `encode`
     /// appends (then remembered in place of another).
     #[inline]
     fn write(&self, s: &[u8], out: &mut Vec<u8>, encode: impl FnOnce(&mut Vec<u8>)) {
-        let mut ways = self.0.borrow_mut();
-        let way = &mut ways[recent_way(s)];
+        let mut tables = self.0.borrow_mut();
+        let (recent, displaced) = &mut *tables;
         let at = s.as_ptr() as usize;
-        // (an encoding is never empty: an empty one is a way not used yet)
-        if !way.encoded.is_empty()
-            && ((way.at == at && way.string.len() == s.len()) || way.string == s)
-        {
+        let first = recent_way(s);
+        let found = if recent[first].holds(s, at) {
+            Some(&mut recent[first])
+        } else {
+            Some(&mut displaced[second_way(s)]).filter(|way| way.holds(s, at))
+        };
+        if let Some(way) = found {
             way.at = at;
             out.extend_from_slice(&way.encoded);
             return;
+        }
+        let way = &mut recent[first];
+        // the way's string moves to the second table, in place of another
+        if !way.encoded.is_empty() {
+            let second = second_way(&way.string);
+            std::mem::swap(way, &mut displaced[second]);
         }
         let start = out.len();
         encode(out);
@@ -238,6 +277,14 @@ const REPEAT_MAX: usize = 16;
 
 /// The longest tag or attribute name remembered.
 const NAME_MAX: usize = 64;
+
+/// `,"value":` without `JSON_PRETTY_PRINT`.
+const PLAIN_VALUE: &[u8; 9] = b",\"value\":";
+
+/// The fixed pieces of an entry without `JSON_PRETTY_PRINT`, at most:
+/// `{"tag":`, `,"type":"complete","level":`, `,"attributes":[]`,
+/// `,"value":`, `}`.
+const PLAIN_FIXED_MAX: usize = 7 + 27 + 16 + 9 + 1;
 
 /// What an entry's object holds besides its strings and its level:
 /// punctuation, indentation and key names, made once per encoding.
@@ -417,6 +464,19 @@ impl StructEncoder {
         }
     }
 
+    /// An attribute's key in an object: `"0":` for an int.
+    fn attribute_name(&self, key: KeyRef<'_>, out: &mut Vec<u8>) {
+        match key {
+            KeyRef::Int(n) => {
+                out.push(b'"');
+                write_int(n, out);
+                out.push(b'"');
+                self.colon(out);
+            }
+            KeyRef::Str(s) => self.attribute_key(s, out),
+        }
+    }
+
     /// An attribute name as a key.
     fn attribute_key(&self, s: &[u8], out: &mut Vec<u8>) {
         if s.len() <= NAME_MAX {
@@ -450,6 +510,19 @@ impl StructEncoder {
         values: impl Iterator<Item = EntryRef<'a>>,
         sink: &mut impl Sink,
     ) -> io::Result<()> {
+        if self.force_object() || self.pretty() {
+            self.general_values(values, sink)
+        } else {
+            self.plain_values(values, sink)
+        }
+    }
+
+    /// [`Self::values`] under any flags.
+    fn general_values<'a>(
+        &self,
+        values: impl Iterator<Item = EntryRef<'a>>,
+        sink: &mut impl Sink,
+    ) -> io::Result<()> {
         let object = self.force_object();
         sink.buf().push(if object { b'{' } else { b'[' });
         let mut empty = true;
@@ -467,6 +540,76 @@ impl StructEncoder {
         Ok(())
     }
 
+    /// [`Self::values`] without `JSON_PRETTY_PRINT` and
+    /// `JSON_FORCE_OBJECT`, the common case: a list, no indentation.
+    fn plain_values<'a>(
+        &self,
+        values: impl Iterator<Item = EntryRef<'a>>,
+        sink: &mut impl Sink,
+    ) -> io::Result<()> {
+        sink.buf().push(b'[');
+        let mut empty = true;
+        for entry in values {
+            let out = sink.buf();
+            if !empty {
+                out.push(b',');
+            }
+            self.plain_entry(entry, out);
+            empty = false;
+            sink.spill()?;
+        }
+        sink.buf().push(b']');
+        Ok(())
+    }
+
+    /// [`Self::entry`] without `JSON_PRETTY_PRINT` and `JSON_FORCE_OBJECT`:
+    /// the fixed pieces are constants (copies of known length, no call),
+    /// no branch on those flags.
+    fn plain_entry(&self, entry: EntryRef<'_>, out: &mut Vec<u8>) {
+        debug_assert!(!self.pretty() && !self.force_object());
+        // the pieces of one entry but its strings, at most
+        out.reserve(PLAIN_FIXED_MAX);
+        self.open_entry(entry.tag, out);
+        let cdata = entry.kind == EntryType::Cdata;
+        if cdata && let Some(value) = entry.value {
+            out.extend_from_slice(PLAIN_VALUE);
+            self.string(value, out);
+        }
+        match entry.kind {
+            EntryType::Open => out.extend_from_slice(b",\"type\":\"open\",\"level\":"),
+            EntryType::Complete => out.extend_from_slice(b",\"type\":\"complete\",\"level\":"),
+            EntryType::Close => out.extend_from_slice(b",\"type\":\"close\",\"level\":"),
+            EntryType::Cdata => out.extend_from_slice(b",\"type\":\"cdata\",\"level\":"),
+        }
+        match u8::try_from(entry.level) {
+            Ok(digit @ 0..=9) => out.push(b'0' + digit),
+            _ => write_int(entry.level, out),
+        }
+        if entry.attributes.is_some() {
+            out.extend_from_slice(b",\"attributes\":");
+            // an attribute named 0, 1, ... in order makes a list
+            let object = !attributes_are_list(entry);
+            out.push(if object { b'{' } else { b'[' });
+            let mut empty = true;
+            for (key, value) in entry.attributes.iter() {
+                if !empty {
+                    out.push(b',');
+                }
+                if object {
+                    self.attribute_name(key, out);
+                }
+                self.string(value, out);
+                empty = false;
+            }
+            out.push(if object { b'}' } else { b']' });
+        }
+        if !cdata && let Some(value) = entry.value {
+            out.extend_from_slice(PLAIN_VALUE);
+            self.string(value, out);
+        }
+        out.push(b'}');
+    }
+
     /// One entry: keys in PHP's order (see [`crate::Entry`]), always an
     /// object.
     fn entry(&self, entry: EntryRef<'_>, out: &mut Vec<u8>) {
@@ -482,24 +625,13 @@ impl StructEncoder {
         if entry.attributes.is_some() {
             out.extend_from_slice(&keys.attributes);
             // an attribute named 0, 1, ... in order makes a list
-            let object = self.force_object()
-                || !entry.attributes.iter().enumerate().all(
-                    |(i, (key, _))| matches!(key, KeyRef::Int(n) if usize::try_from(n) == Ok(i)),
-                );
+            let object = self.force_object() || !attributes_are_list(entry);
             out.push(if object { b'{' } else { b'[' });
             let mut empty = true;
             for (key, value) in entry.attributes.iter() {
                 self.element(empty, 3, out);
                 if object {
-                    match key {
-                        KeyRef::Int(n) => {
-                            out.push(b'"');
-                            write_int(n, out);
-                            out.push(b'"');
-                            self.colon(out);
-                        }
-                        KeyRef::Str(s) => self.attribute_key(s, out),
-                    }
+                    self.attribute_name(key, out);
                 }
                 self.string(value, out);
                 empty = false;
@@ -547,5 +679,131 @@ impl StructEncoder {
         }
         self.close(index.is_empty(), 0, object, sink.buf());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Parser;
+    use crate::php::{Entry, Key};
+
+    /// Entries of every shape: types, levels past 9, attributes (string,
+    /// list and mixed keys), CDATA, empty and long names, strings that
+    /// escape, and malformed UTF-8.
+    fn entries() -> Vec<Entry> {
+        let document = format!(
+            "<r a='1' b=\"x&quot;/\u{e9}\">{}<c><![CDATA[<&>]]></c>\n  <e/><e z=''>\tt\n</e>\
+             <{long} n='12' {long}='v'>12</{long}>{}</r>",
+            "<d>".repeat(12),
+            "</d>".repeat(12),
+            long = "l".repeat(80),
+        );
+        let mut values = Parser::new(None)
+            .unwrap()
+            .parse_into_struct(document.as_bytes())
+            .values;
+        let attribute = |key, value: &[u8]| (key, value.to_vec());
+        let mut entry = |tag: &[u8], attributes, value: Option<&[u8]>| {
+            values.push(Entry {
+                tag: tag.to_vec(),
+                kind: EntryType::Complete,
+                level: 123_456,
+                attributes,
+                value: value.map(<[u8]>::to_vec),
+            });
+        };
+        entry(b"", Some(vec![]), Some(b""));
+        entry(
+            b"list",
+            Some(vec![
+                attribute(Key::Int(0), b"a"),
+                attribute(Key::Int(1), b"b"),
+            ]),
+            None,
+        );
+        entry(b"gap", Some(vec![attribute(Key::Int(1), b"a")]), None);
+        entry(
+            b"mixed",
+            Some(vec![
+                attribute(Key::Int(0), b"a"),
+                attribute(Key::Str(b"k".to_vec()), b"\xff"),
+            ]),
+            Some(b"\xe9t\xc3"),
+        );
+        entry(b"\xff", None, Some(b"-1.5e3"));
+        values
+    }
+
+    #[test]
+    fn memo_writes_each_strings_own_encoding() {
+        let names: Vec<Vec<u8>> = ["href", "rank", "term", "updated", "id", "rel", "", "a", "b"]
+            .iter()
+            .map(|name| name.as_bytes().to_vec())
+            .chain((0..40).map(|i| format!("n{i}").into_bytes()))
+            .collect();
+        // (alive through the test: a place holds the same bytes throughout)
+        let copies = names.clone();
+        let memo = Memo::default();
+        let (mut out, mut expected) = (Vec::new(), Vec::new());
+        let mut encoded = 0;
+        // names in turn, each from two places (a copy and the list)
+        for step in 0..2000_usize {
+            let i = (step * 7 + step / 50) % names.len();
+            let s = if step % 3 == 0 { &copies[i] } else { &names[i] };
+            memo.write(s, &mut out, |out| {
+                encoded += 1;
+                out.extend_from_slice(b"<");
+                out.extend_from_slice(s);
+                out.push(b'>');
+            });
+            expected.extend_from_slice(b"<");
+            expected.extend_from_slice(s);
+            expected.push(b'>');
+        }
+        assert_eq!(out, expected);
+        assert!(encoded < 2000);
+    }
+
+    #[test]
+    fn plain_entries_are_the_general_ones() {
+        let values = entries();
+        assert!(values.len() > 30, "{}", values.len());
+        // every flag set the plain writer takes (no pretty print, no
+        // force-object): each escaping option, numbers, invalid UTF-8
+        let plain_flags = [
+            0, 1, 2, 4, 8, 15, 32, 64, 256, 512, 1024, 2048, 1_048_576, 2_097_152, 2_097_664,
+            1_050_735,
+        ];
+        for bits in plain_flags {
+            let encoder = StructEncoder::new(JsonFlags::from_bits(bits));
+            assert!(!encoder.pretty() && !encoder.force_object());
+            // malformed strings only where they cannot fail the whole array
+            let values: Vec<EntryRef<'_>> = values
+                .iter()
+                .map(EntryRef::from)
+                .filter(|&entry| !encoder.may_fail || values_are_utf8(std::iter::once(entry)))
+                .collect();
+            let (mut plain, mut general) = (Vec::new(), Vec::new());
+            // twice: the second time from the remembered names
+            for _ in 0..2 {
+                encoder
+                    .plain_values(values.iter().copied(), &mut plain)
+                    .unwrap();
+                encoder
+                    .general_values(values.iter().copied(), &mut general)
+                    .unwrap();
+            }
+            assert_eq!(
+                String::from_utf8_lossy(&plain),
+                String::from_utf8_lossy(&general),
+                "flags {bits}"
+            );
+            assert_eq!(plain, general, "flags {bits}");
+            assert!(
+                plain.windows(14).any(|w| w == br#""level":123456"#),
+                "flags {bits}"
+            );
+        }
     }
 }
