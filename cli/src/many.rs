@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use phpxml::json::{JsonError, JsonFlags, Value, struct_to_value};
+use phpxml::json::{self, JsonError, JsonFlags};
 use phpxml::testing::{self, RunError};
 use phpxml::{Parser, error_string};
 use rayon::prelude::*;
@@ -141,6 +141,23 @@ pub fn play(php: testing::Invocation, ndjson: bool, inputs: &Inputs) -> Result<(
     // PHP dies on a ValueError before reading anything.
     php.make_parser()
         .map_err(|e| Failure::Refused(format!("PHP throws a ValueError: {e}")))?;
+    if ndjson && !headers {
+        // one document: its line goes out as it is encoded
+        if let [file] = files.as_slice()
+            && let Ok(doc) = read_input(file)
+            && let Ok(parser) = php.make_parser()
+        {
+            let mut stdout = io::BufWriter::with_capacity(1 << 16, crate::block_stdout());
+            let code = ndjson_line(file, &php, parser, &doc, &mut stdout).map_err(write_failure)?;
+            stdout.flush().map_err(write_failure)?;
+            if inputs.fail_on_error && code != 0 {
+                return Err(Failure::Malformed(
+                    "1 of 1 documents are malformed".to_owned(),
+                ));
+            }
+            return Ok(());
+        }
+    }
     let pool = pool(inputs.jobs)?;
     let bar = progress(files.len());
     let mut stdout = io::BufWriter::with_capacity(1 << 16, crate::block_stdout());
@@ -220,7 +237,16 @@ fn run_one(php: &testing::Invocation, file: &str, ndjson: bool) -> Outcome {
     };
     if ndjson {
         return match php.make_parser() {
-            Ok(parser) => ndjson_line(file, php, parser, &doc),
+            Ok(parser) => {
+                let mut output = Vec::new();
+                match ndjson_line(file, php, parser, &doc, &mut output) {
+                    Ok(error_code) => Outcome::Printed { output, error_code },
+                    Err(e) => Outcome::Died {
+                        output: Vec::new(),
+                        why: e.to_string(),
+                    },
+                }
+            }
             Err(e) => Outcome::Died {
                 output: Vec::new(),
                 why: format!("PHP throws a ValueError: {e}"),
@@ -253,12 +279,18 @@ fn json_string(s: &str) -> String {
 /// "values", "index", "values_error", "index_error"}`, `values` and `index`
 /// being PHP's `json_encode()` bytes (`JSON_PRETTY_PRINT` left out: one
 /// line), or `null` with `*_error` saying why the encoding failed.
-fn ndjson_line(file: &str, php: &testing::Invocation, mut parser: Parser, doc: &[u8]) -> Outcome {
+fn ndjson_line(
+    file: &str,
+    php: &testing::Invocation,
+    mut parser: Parser,
+    doc: &[u8],
+    out: &mut impl Write,
+) -> io::Result<i32> {
     let result = parser.parse_into_struct(doc);
     let code = parser.error_code();
-    let (values, index) = struct_to_value(&result);
     let flags = JsonFlags::from_bits(php.json_flags.bits() & !JsonFlags::PRETTY_PRINT.bits());
-    let mut line = format!(
+    write!(
+        out,
         "{{\"file\":{},\"ok\":{},\"error\":{{\"code\":{code},\"message\":{},\"line\":{},\"column\":{},\"byte_index\":{}}}",
         json_string(file),
         u8::from(result.ok),
@@ -266,45 +298,45 @@ fn ndjson_line(file: &str, php: &testing::Invocation, mut parser: Parser, doc: &
         parser.line(),
         parser.column(),
         parser.byte_index(),
-    )
-    .into_bytes();
-    for (name, value) in [("values", &values), ("index", &index)] {
-        let (encoded, failure) = encode(value, flags);
-        line.extend_from_slice(format!(",\"{name}\":").as_bytes());
-        line.extend_from_slice(&encoded);
-        line.extend_from_slice(format!(",\"{name}_error\":").as_bytes());
-        line.extend_from_slice(failure.as_bytes());
-    }
-    line.extend_from_slice(b"}\n");
-    Outcome::Printed {
-        output: line,
-        error_code: code,
-    }
+    )?;
+    let partial = flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
+    out.write_all(b",\"values\":")?;
+    let error = json::write_values(&result, flags, &mut *out)?;
+    write_failure_field(out, "values", error, partial)?;
+    out.write_all(b",\"index\":")?;
+    let error = json::write_index(&result, flags, &mut *out)?;
+    write_failure_field(out, "index", error, partial)?;
+    out.write_all(b"}\n")?;
+    Ok(code)
 }
 
-/// `json_encode($value, $flags)` and, when it fails, why: `null` (or the
-/// partial output with `JSON_PARTIAL_OUTPUT_ON_ERROR`) and an object with
+/// After an array: `null` where `json_encode()` returned `false`, then
+/// `"NAME_error":` and why the encoding failed (`null` when it did not):
 /// `json_last_error()`, its message and what to do about it.
-fn encode(value: &Value, flags: JsonFlags) -> (Vec<u8>, String) {
-    let mut out = Vec::new();
-    match value.encode(flags, &mut out) {
-        Ok(()) => (out, "null".to_owned()),
-        Err(error) => {
-            let partial = flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
-            let hint = if error == JsonError::Utf8 {
-                "json_encode() takes UTF-8 only, and the target encoding gave other bytes: \
-                 PHP prints `false 5`; use a UTF-8 target, or --json-flags with \
-                 JSON_INVALID_UTF8_SUBSTITUTE (2097152) or JSON_INVALID_UTF8_IGNORE (1048576)"
-            } else {
-                "PHP's json_encode() returns false"
-            };
-            let why = format!(
-                "{{\"code\":{},\"message\":{},\"explanation\":{}}}",
-                error.code(),
-                json_string(error.message()),
-                json_string(hint)
-            );
-            (if partial { out } else { b"null".to_vec() }, why)
-        }
+fn write_failure_field(
+    out: &mut impl Write,
+    name: &str,
+    error: Option<JsonError>,
+    partial: bool,
+) -> io::Result<()> {
+    let Some(error) = error else {
+        return write!(out, ",\"{name}_error\":null");
+    };
+    if !partial {
+        out.write_all(b"null")?;
     }
+    let hint = if error == JsonError::Utf8 {
+        "json_encode() takes UTF-8 only, and the target encoding gave other bytes: \
+         PHP prints `false 5`; use a UTF-8 target, or --json-flags with \
+         JSON_INVALID_UTF8_SUBSTITUTE (2097152) or JSON_INVALID_UTF8_IGNORE (1048576)"
+    } else {
+        "PHP's json_encode() returns false"
+    };
+    write!(
+        out,
+        ",\"{name}_error\":{{\"code\":{},\"message\":{},\"explanation\":{}}}",
+        error.code(),
+        json_string(error.message()),
+        json_string(hint)
+    )
 }

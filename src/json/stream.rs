@@ -103,6 +103,86 @@ pub fn write_struct(
     )
 }
 
+/// `json_encode($values, $flags)` of a result, written to `out` as it is
+/// encoded, and `json_last_error()` when it is not 0. Where PHP's
+/// `json_encode()` returns `false` (a string that is not UTF-8, without
+/// `JSON_PARTIAL_OUTPUT_ON_ERROR` or `JSON_INVALID_UTF8_*`) nothing is
+/// written; with `JSON_PARTIAL_OUTPUT_ON_ERROR` the partial output is.
+/// `JSON_THROW_ON_ERROR` changes nothing here: the error is returned.
+///
+/// ```
+/// use phpxml::{json::{self, JsonError, JsonFlags}, Parser};
+///
+/// let result = Parser::new(None)?.parse_into_struct(b"<a x='1'>t</a>");
+/// let mut out = Vec::new();
+/// assert_eq!(json::write_values(&result, JsonFlags::NONE, &mut out)?, None);
+/// assert_eq!(out, br#"[{"tag":"A","type":"complete","level":1,"attributes":{"X":"1"},"value":"t"}]"#);
+///
+/// let latin1 = Parser::new(Some("ISO-8859-1"))?.parse_into_struct("<a>\u{e9}</a>".as_bytes());
+/// let mut out = Vec::new();
+/// assert_eq!(json::write_values(&latin1, JsonFlags::NONE, &mut out)?, Some(JsonError::Utf8));
+/// assert!(out.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// When `out` fails.
+pub fn write_values(
+    result: &Struct,
+    flags: JsonFlags,
+    out: impl Write,
+) -> io::Result<Option<JsonError>> {
+    let values = || result.values.iter().map(EntryRef::from);
+    let encoder = StructEncoder::new(flags);
+    write_array(
+        &encoder,
+        || values_are_utf8(values()),
+        out,
+        |sink| encoder.values(values(), sink),
+    )
+}
+
+/// [`write_values`] for `json_encode($index, $flags)`.
+///
+/// # Errors
+///
+/// When `out` fails.
+pub fn write_index(
+    result: &Struct,
+    flags: JsonFlags,
+    out: impl Write,
+) -> io::Result<Option<JsonError>> {
+    let index = IndexRef::Owned(&result.index);
+    let encoder = StructEncoder::new(flags);
+    write_array(
+        &encoder,
+        || index.lists().all(|(tag, _)| utf8(tag)),
+        out,
+        |sink| encoder.index(index, sink),
+    )
+}
+
+/// One array of [`write_values`] or [`write_index`]: `all_utf8` says
+/// whether every string of it is UTF-8 (asked only where that decides
+/// the error).
+fn write_array<W: Write>(
+    encoder: &StructEncoder,
+    all_utf8: impl FnOnce() -> bool,
+    out: W,
+    encode: impl FnOnce(&mut Spill<W>) -> io::Result<()>,
+) -> io::Result<Option<JsonError>> {
+    let replaced = encoder.flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
+        || encoder.flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE);
+    let error = (!replaced && !all_utf8()).then_some(JsonError::Utf8);
+    let mut spill = Spill::new(out);
+    if error.is_none() || encoder.partial {
+        encode(&mut spill)?;
+    }
+    spill.finish()?;
+    Ok(error)
+}
+
 /// [`write_struct`] for the arrays `values()` and `index`; `values_utf8`
 /// says whether every string of `values()` is well-formed UTF-8 (asked only
 /// when that decides the output).
