@@ -139,13 +139,13 @@ pub fn play(php: testing::Invocation, ndjson: bool, inputs: &Inputs) -> Result<(
         return crate::parse::play_one(&Invocation { php, file });
     }
     // PHP dies on a ValueError before reading anything.
-    php.make_parser()
+    let parser = php
+        .make_parser()
         .map_err(|e| Failure::Refused(format!("PHP throws a ValueError: {e}")))?;
     if ndjson && !headers {
         // one document: its line goes out as it is encoded
         if let [file] = files.as_slice()
             && let Ok(doc) = read_input(file)
-            && let Ok(parser) = php.make_parser()
         {
             let mut stdout = io::BufWriter::with_capacity(1 << 16, crate::block_stdout());
             let code = ndjson_line(file, &php, parser, &doc, &mut stdout).map_err(write_failure)?;
