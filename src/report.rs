@@ -17,7 +17,8 @@ use std::io::{self, Write};
 
 use crate::json::sink::{POSITIONS_PER_SPILL, SPILL_AT, Sink, Spill};
 use crate::json::{
-    JsonError, JsonFlags, StructJsonError, values_are_utf8, write_struct_lines, write_struct_to,
+    JsonError, JsonFlags, StructJsonError, values_are_utf8, write_index_to, write_struct_lines,
+    write_struct_to, write_values_to,
 };
 pub use crate::php::int_cast;
 use crate::php::{Entry, EntryType, Handler, HandlerSet, Key, Parser, Struct, error_string};
@@ -175,10 +176,7 @@ fn struct_json_output_with(
     // One malformed string fails the whole `$values`: past it only
     // `$index` is printed, so a process that exits after printing (its
     // parser parses no more) need not keep later strings.
-    let fails_whole = !flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR)
-        && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
-        && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE);
-    let result = if fails_whole && results == Results::Leak {
+    let result = if fails_whole(flags) && results == Results::Leak {
         parser.parse_into_struct_data_for_failing_json(data)
     } else {
         parser.parse_into_struct_data(data)
@@ -195,11 +193,104 @@ fn struct_json_output_with(
     written
 }
 
+/// Whether one malformed string fails the whole `json_encode()` under
+/// `flags` (`JSON_THROW_ON_ERROR` only changes how it is reported).
+fn fails_whole(flags: JsonFlags) -> bool {
+    !flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR)
+        && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
+        && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE)
+}
+
 impl Results {
     fn release(self, result: StructData) {
         if self == Self::Leak {
             std::mem::forget(result);
         }
+    }
+}
+
+/// The arrays of one `xml_parse_into_struct()`, kept packed for
+/// `json_encode()`, each array written on its own when asked: what
+/// `phpxml struct --format ndjson` prints from. Strings that a failing
+/// `$values` would never print are not kept (see
+/// [`write_struct_json_output`]), so the parser is taken by value and
+/// handed back read-only for its error and position.
+///
+/// ```
+/// use phpxml::{json::JsonFlags, Parser, report::JsonArrays};
+///
+/// let arrays = JsonArrays::parse(Parser::new(None)?, b"<a>t</a>".to_vec(), JsonFlags::NONE);
+/// assert!(arrays.ok());
+/// let mut out = Vec::new();
+/// assert_eq!(arrays.write_values(&mut out)?, None);
+/// assert_eq!(arrays.write_index(&mut out)?, None);
+/// assert_eq!(out, br#"[{"tag":"A","type":"complete","level":1,"value":"t"}]{"A":[0]}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[doc(hidden)]
+pub struct JsonArrays {
+    parser: Parser,
+    data: StructData,
+    flags: JsonFlags,
+}
+
+impl JsonArrays {
+    /// `xml_parse_into_struct($parser, $data)`, for `json_encode()` with
+    /// `flags`.
+    #[must_use]
+    pub fn parse(mut parser: Parser, data: Vec<u8>, flags: JsonFlags) -> Self {
+        let data = if fails_whole(flags) {
+            parser.parse_into_struct_data_for_failing_json(data)
+        } else {
+            parser.parse_into_struct_data(data)
+        };
+        Self {
+            parser,
+            data,
+            flags,
+        }
+    }
+
+    /// The return value of `xml_parse_into_struct()`.
+    #[must_use]
+    pub fn ok(&self) -> bool {
+        self.data.ok
+    }
+
+    /// The flags the arrays are encoded with.
+    #[must_use]
+    pub fn flags(&self) -> JsonFlags {
+        self.flags
+    }
+
+    /// The parser after the parse: its error code and position.
+    #[must_use]
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+
+    /// [`json::write_values`](crate::json::write_values) of the arrays.
+    ///
+    /// # Errors
+    ///
+    /// When `out` fails.
+    pub fn write_values(&self, out: impl Write) -> io::Result<Option<JsonError>> {
+        write_values_to(
+            || self.data.values(),
+            || self.data.strings_are_utf8(),
+            self.flags,
+            out,
+        )
+    }
+
+    /// [`json::write_index`](crate::json::write_index) of the arrays.
+    ///
+    /// # Errors
+    ///
+    /// When `out` fails.
+    pub fn write_index(&self, out: impl Write) -> io::Result<Option<JsonError>> {
+        let index = self.data.packed_index();
+        write_index_to(IndexRef::from(&index), self.flags, out)
     }
 }
 
@@ -1306,9 +1397,11 @@ mod word_tests {
 
 #[cfg(test)]
 mod packed_tests {
-    use super::{struct_output, write_struct, write_struct_json, write_struct_json_output};
-    use crate::Parser;
-    use crate::json::JsonFlags;
+    use super::{
+        JsonArrays, struct_output, write_struct, write_struct_json, write_struct_json_output,
+    };
+    use crate::json::{self, JsonFlags};
+    use crate::{Parser, TargetEncoding};
 
     /// Documents whose index has several tags, lists longer than a spill's
     /// 1024 positions, and text entries under a parent's tag.
@@ -1352,6 +1445,59 @@ mod packed_tests {
                     let mut plain = Vec::new();
                     write_struct_json(&result, flags, &mut plain).unwrap();
                     assert_eq!(fast, plain, "{flags:?}");
+                }
+            }
+        }
+    }
+
+    /// The packed arrays of [`JsonArrays`], which drop what a failing
+    /// `$values` never prints, encode as the owned result does, array by
+    /// array, error by error.
+    #[test]
+    fn json_arrays_write_as_the_owned_result() {
+        let mut docs = documents();
+        docs.push(
+            "<r><a>x</a><b t='\u{e9}t\u{e9}'>caf\u{e9}</b><c>\u{442}</c><a>y</a>z</r>".into(),
+        );
+        docs.push("<r><a>\u{e9}</a><a>".into());
+        let flag_sets = [
+            JsonFlags::NONE,
+            JsonFlags::FORCE_OBJECT,
+            JsonFlags::PARTIAL_OUTPUT_ON_ERROR,
+            JsonFlags::INVALID_UTF8_IGNORE,
+            JsonFlags::INVALID_UTF8_SUBSTITUTE,
+            JsonFlags::from_bits(JsonFlags::PARTIAL_OUTPUT_ON_ERROR.bits() | 4_194_304),
+        ];
+        for doc in &docs {
+            for target in [
+                TargetEncoding::Utf8,
+                TargetEncoding::Iso8859_1,
+                TargetEncoding::UsAscii,
+            ] {
+                for flags in flag_sets {
+                    let parser = || {
+                        let mut p = Parser::new(None).unwrap();
+                        p.set_target_encoding(target);
+                        p
+                    };
+                    let arrays = JsonArrays::parse(parser(), doc.clone(), flags);
+                    let mut owned = parser();
+                    let result = owned.parse_into_struct(doc);
+                    assert_eq!(arrays.ok(), result.ok);
+                    assert_eq!(arrays.parser().error_code(), owned.error_code());
+                    assert_eq!(arrays.parser().byte_index(), owned.byte_index());
+                    let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                    let fast_errors = (
+                        arrays.write_values(&mut fast).unwrap(),
+                        arrays.write_index(&mut fast).unwrap(),
+                    );
+                    let plain_errors = (
+                        json::write_values(&result, flags, &mut plain).unwrap(),
+                        json::write_index(&result, flags, &mut plain).unwrap(),
+                    );
+                    let what = format!("{target:?} {flags:?} {}", String::from_utf8_lossy(doc));
+                    assert_eq!(fast_errors, plain_errors, "{what}");
+                    assert_eq!(fast, plain, "{what}");
                 }
             }
         }

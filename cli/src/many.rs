@@ -6,9 +6,10 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use phpxml::json::{self, JsonError, JsonFlags};
+use phpxml::error_string;
+use phpxml::json::{JsonError, JsonFlags};
+use phpxml::report::JsonArrays;
 use phpxml::testing::{self, RunError};
-use phpxml::{Parser, error_string};
 use rayon::prelude::*;
 
 use crate::Failure;
@@ -148,7 +149,10 @@ pub fn play(php: testing::Invocation, ndjson: bool, inputs: &Inputs) -> Result<(
             && let Ok(doc) = read_input(file)
         {
             let mut stdout = io::BufWriter::with_capacity(1 << 16, crate::block_stdout());
-            let code = ndjson_line(file, &php, parser, &doc, &mut stdout).map_err(write_failure)?;
+            let arrays = JsonArrays::parse(parser, doc, ndjson_flags(&php));
+            let code = ndjson_line(file, &arrays, &mut stdout).map_err(write_failure)?;
+            // the process exits next: its memory goes back whole
+            std::mem::forget(arrays);
             stdout.flush().map_err(write_failure)?;
             if inputs.fail_on_error && code != 0 {
                 return Err(Failure::Malformed(
@@ -239,7 +243,8 @@ fn run_one(php: &testing::Invocation, file: &str, ndjson: bool) -> Outcome {
         return match php.make_parser() {
             Ok(parser) => {
                 let mut output = Vec::new();
-                match ndjson_line(file, php, parser, &doc, &mut output) {
+                let arrays = JsonArrays::parse(parser, doc, ndjson_flags(php));
+                match ndjson_line(file, &arrays, &mut output) {
                     Ok(error_code) => Outcome::Printed { output, error_code },
                     Err(e) => Outcome::Died {
                         output: Vec::new(),
@@ -269,6 +274,11 @@ fn run_one(php: &testing::Invocation, file: &str, ndjson: bool) -> Outcome {
     }
 }
 
+/// The JSON flags of `--format ndjson`: the invocation's, but one line.
+fn ndjson_flags(php: &testing::Invocation) -> JsonFlags {
+    JsonFlags::from_bits(php.json_flags.bits() & !JsonFlags::PRETTY_PRINT.bits())
+}
+
 /// A JSON string (`serde_json`'s escaping; any valid JSON would do).
 fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
@@ -279,32 +289,25 @@ fn json_string(s: &str) -> String {
 /// "values", "index", "values_error", "index_error"}`, `values` and `index`
 /// being PHP's `json_encode()` bytes (`JSON_PRETTY_PRINT` left out: one
 /// line), or `null` with `*_error` saying why the encoding failed.
-fn ndjson_line(
-    file: &str,
-    php: &testing::Invocation,
-    mut parser: Parser,
-    doc: &[u8],
-    out: &mut impl Write,
-) -> io::Result<i32> {
-    let result = parser.parse_into_struct(doc);
+fn ndjson_line(file: &str, arrays: &JsonArrays, out: &mut impl Write) -> io::Result<i32> {
+    let parser = arrays.parser();
     let code = parser.error_code();
-    let flags = JsonFlags::from_bits(php.json_flags.bits() & !JsonFlags::PRETTY_PRINT.bits());
     write!(
         out,
         "{{\"file\":{},\"ok\":{},\"error\":{{\"code\":{code},\"message\":{},\"line\":{},\"column\":{},\"byte_index\":{}}}",
         json_string(file),
-        u8::from(result.ok),
+        u8::from(arrays.ok()),
         json_string(error_string(code)),
         parser.line(),
         parser.column(),
         parser.byte_index(),
     )?;
-    let partial = flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
+    let partial = arrays.flags().contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR);
     out.write_all(b",\"values\":")?;
-    let error = json::write_values(&result, flags, &mut *out)?;
+    let error = arrays.write_values(&mut *out)?;
     write_failure_field(out, "values", error, partial)?;
     out.write_all(b",\"index\":")?;
-    let error = json::write_index(&result, flags, &mut *out)?;
+    let error = arrays.write_index(&mut *out)?;
     write_failure_field(out, "index", error, partial)?;
     out.write_all(b"}\n")?;
     Ok(code)

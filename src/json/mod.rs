@@ -51,6 +51,8 @@ pub use escape::{escape_string, escape_string_reference};
 pub use flags::JsonFlags;
 pub(crate) use number::{push_digits, write_int};
 pub use stream::{StructJsonError, write_index, write_struct, write_values};
-pub(crate) use stream::{utf8, values_are_utf8, write_struct_lines, write_struct_to};
+pub(crate) use stream::{
+    utf8, values_are_utf8, write_index_to, write_struct_lines, write_struct_to, write_values_to,
+};
 pub use structure::{index_to_value, struct_to_value, values_to_value};
 pub use value::{Array, DEFAULT_DEPTH, Key, Value};

@@ -134,13 +134,22 @@ pub fn write_values(
     out: impl Write,
 ) -> io::Result<Option<JsonError>> {
     let values = || result.values.iter().map(EntryRef::from);
+    write_values_to(values, || values_are_utf8(values()), flags, out)
+}
+
+/// [`write_values`] for the array `values()`; `values_utf8` says whether
+/// every string of it is well-formed UTF-8 (asked only when that decides
+/// the output).
+pub(crate) fn write_values_to<'a, I: Iterator<Item = EntryRef<'a>>>(
+    values: impl Fn() -> I,
+    values_utf8: impl FnOnce() -> bool,
+    flags: JsonFlags,
+    out: impl Write,
+) -> io::Result<Option<JsonError>> {
     let encoder = StructEncoder::new(flags);
-    write_array(
-        &encoder,
-        || values_are_utf8(values()),
-        out,
-        |sink| encoder.values(values(), sink),
-    )
+    write_array(&encoder, values_utf8, out, |sink| {
+        encoder.values(values(), sink)
+    })
 }
 
 /// [`write_values`] for `json_encode($index, $flags)`.
@@ -153,7 +162,15 @@ pub fn write_index(
     flags: JsonFlags,
     out: impl Write,
 ) -> io::Result<Option<JsonError>> {
-    let index = IndexRef::Owned(&result.index);
+    write_index_to(IndexRef::Owned(&result.index), flags, out)
+}
+
+/// [`write_index`] for the array `index`.
+pub(crate) fn write_index_to(
+    index: IndexRef<'_>,
+    flags: JsonFlags,
+    out: impl Write,
+) -> io::Result<Option<JsonError>> {
     let encoder = StructEncoder::new(flags);
     write_array(
         &encoder,
