@@ -90,6 +90,12 @@ fn library_writers_return_the_error() {
         "{e:?}"
     );
 
+    let arrays =
+        report::JsonArrays::parse(Parser::new(None).unwrap(), doc.clone(), JsonFlags::NONE);
+    let mut out = half_way();
+    assert!(is_disk_full(&arrays.write_values(&mut out).unwrap_err()));
+    assert_eq!(out.taken, out.room);
+
     let mut out = half_way();
     let mut trace = TraceWriter::new(&mut out, false);
     let mut parser = Parser::new(None).unwrap();
@@ -134,6 +140,7 @@ fn the_command_exits_1_when_standard_output_is_full() {
     for args in [
         &["struct"][..],
         &["struct", "--format", "json"],
+        &["struct", "--format", "ndjson"],
         &["trace"],
         &["trace", "--chunk", "7"],
     ] {
