@@ -181,14 +181,8 @@ fn struct_json_output_with(
     out: impl Write,
     results: Results,
 ) -> Result<(), StructJsonError> {
-    // One malformed string fails the whole `$values`: past it only
-    // `$index` is printed, so a process that exits after printing (its
-    // parser parses no more) need not keep later strings.
-    let result = if fails_whole(flags) && results == Results::Leak {
-        parser.parse_into_struct_data_for_failing_json(data)
-    } else {
-        parser.parse_into_struct_data(data)
-    };
+    // a process that exits after printing: its parser parses no more
+    let result = parse_for_json(parser, data, flags, results == Results::Leak);
     let index = result.packed_index();
     let written = write_struct_to(
         || result.values(),
@@ -201,12 +195,21 @@ fn struct_json_output_with(
     written
 }
 
-/// Whether one malformed string fails the whole `json_encode()` under
-/// `flags` (`JSON_THROW_ON_ERROR` only changes how it is reported).
-fn fails_whole(flags: JsonFlags) -> bool {
-    !flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR)
+/// `xml_parse_into_struct()` into packed arrays for `json_encode()` under
+/// `flags`. Without `JSON_PARTIAL_OUTPUT_ON_ERROR` and the
+/// `JSON_INVALID_UTF8_*` flags one malformed string fails the whole
+/// `$values` (`JSON_THROW_ON_ERROR` only changes how that is reported),
+/// and past it only `$index` is printed: when the parser parses into
+/// arrays no more (`last`), later strings are not kept.
+fn parse_for_json(parser: &mut Parser, data: Vec<u8>, flags: JsonFlags, last: bool) -> StructData {
+    let fails_whole = !flags.contains(JsonFlags::PARTIAL_OUTPUT_ON_ERROR)
         && !flags.contains(JsonFlags::INVALID_UTF8_IGNORE)
-        && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE)
+        && !flags.contains(JsonFlags::INVALID_UTF8_SUBSTITUTE);
+    if fails_whole && last {
+        parser.parse_into_struct_data_for_failing_json(data)
+    } else {
+        parser.parse_into_struct_data(data)
+    }
 }
 
 impl Results {
@@ -247,11 +250,8 @@ impl JsonArrays {
     /// `flags`.
     #[must_use]
     pub fn parse(mut parser: Parser, data: Vec<u8>, flags: JsonFlags) -> Self {
-        let data = if fails_whole(flags) {
-            parser.parse_into_struct_data_for_failing_json(data)
-        } else {
-            parser.parse_into_struct_data(data)
-        };
+        // the parser is kept here, read-only
+        let data = parse_for_json(&mut parser, data, flags, true);
         Self {
             parser,
             data,
