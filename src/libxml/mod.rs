@@ -472,6 +472,22 @@ impl Attributes {
             .is_some()
     }
 
+    /// [`contains_name`](Self::contains_name) of the name at
+    /// `input[start..end]`.
+    #[inline(always)]
+    fn add_new_name(&mut self, input: &[u8], start: usize, end: usize) -> bool {
+        let name_bytes = &input[start..end];
+        let (spans, bytes) = (&self.spans, &self.bytes);
+        self.names
+            .find_or_add(
+                || name_bytes,
+                KeySet::class(name_bytes),
+                spans.len(),
+                |k| spans[k].0.get(input, bytes),
+            )
+            .is_some()
+    }
+
     #[inline]
     fn len(&self) -> usize {
         self.spans.len()

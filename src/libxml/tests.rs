@@ -588,40 +588,62 @@ fn one_step_tags_agree_with_the_general_path() {
     });
 }
 
+// The pieces of the tags `one_step_tags_agree` builds.
+const BLANKS: &[&str] = &["", " ", "  ", "\n", "\t", "\r\n", " \n "];
+const NAMES: &[&str] = &[
+    "b",
+    "c",
+    "b",
+    "bc",
+    "x:y",
+    "_1",
+    "1",
+    "\u{e9}",
+    "b\u{e9}",
+    "-",
+    "abcdefghij",
+    "a-b.c_d:e9",
+];
+const EQUALS: &[&str] = &["=", "=", "=", " =", "= ", ""];
+const VALUES: &[&str] = &[
+    "\"v\"",
+    "'v'",
+    "\"\"",
+    "''",
+    "\"a&amp;b\"",
+    "'&lt;&gt;&apos;&quot;'",
+    "\"&amp\"",
+    "\"&#38;\"",
+    "\"&e;\"",
+    "\"&f;\"",
+    "\"\u{e9}t\u{e9}\"",
+    "\"\u{10000}\"",
+    "\"\u{fffe}\"",
+    "\"\u{d7ff}&amp;\u{e000}\"",
+    "\"a\tb\"",
+    "\"a\nb\"",
+    "\"a\rb\"",
+    "\"<\"",
+    "\"a'b\"",
+    "'a\"b'",
+    "\"a>b\"",
+    "\"x",
+    "v",
+    "\"\x7f\"",
+    "\"\x01\"",
+    "\"abcdefgh\"",
+    "'abcdefghijklmno'",
+    "\"abcdefghijklmnop\"",
+    "\"abcdefghi&amp;jklmnopq\"",
+    "\"abcdefghijk\u{e9}lmnopq\"",
+    "\"abcdefghijklmnopq\tr\"",
+    "\"abcdefghijklmnopqr<\"",
+    "'abcdefghijklmnopqrs\"'",
+    "\"abcdefghijklmnopqrst'\"",
+];
+const ENDS: &[&str] = &[">", "/>", " >", " />", "", "/", "\n/>", ">x", "/ >"];
+
 fn one_step_tags_agree(cases: u64) {
-    const BLANKS: &[&str] = &["", " ", "  ", "\n", "\t", "\r\n", " \n "];
-    const NAMES: &[&str] = &[
-        "b", "c", "b", "bc", "x:y", "_1", "1", "\u{e9}", "b\u{e9}", "-",
-    ];
-    const EQUALS: &[&str] = &["=", "=", "=", " =", "= ", ""];
-    const VALUES: &[&str] = &[
-        "\"v\"",
-        "'v'",
-        "\"\"",
-        "''",
-        "\"a&amp;b\"",
-        "'&lt;&gt;&apos;&quot;'",
-        "\"&amp\"",
-        "\"&#38;\"",
-        "\"&e;\"",
-        "\"&f;\"",
-        "\"\u{e9}t\u{e9}\"",
-        "\"\u{10000}\"",
-        "\"\u{fffe}\"",
-        "\"\u{d7ff}&amp;\u{e000}\"",
-        "\"a\tb\"",
-        "\"a\nb\"",
-        "\"a\rb\"",
-        "\"<\"",
-        "\"a'b\"",
-        "'a\"b'",
-        "\"a>b\"",
-        "\"x",
-        "v",
-        "\"\x7f\"",
-        "\"\x01\"",
-    ];
-    const ENDS: &[&str] = &[">", "/>", " >", " />", "", "/", "\n/>", ">x", "/ >"];
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let mut next = |n: usize| {
         seed ^= seed << 13;
@@ -630,6 +652,7 @@ fn one_step_tags_agree(cases: u64) {
         usize::try_from(seed % n as u64).expect("below n")
     };
     let plain_before = super::content::PLAIN_TAGS.get();
+    let simple_before = super::content::SIMPLE_VALUES.get();
     let all = HandlerSet {
         element: true,
         character_data: true,
@@ -669,7 +692,12 @@ fn one_step_tags_agree(cases: u64) {
     // the pieces are chosen so that a good share of the tags is plain: a
     // one-pass path that stopped taking them would leave nothing compared
     let plain = super::content::PLAIN_TAGS.get() - plain_before;
-    eprintln!("{cases} tags, {plain} through the one-pass path");
+    let simple = super::content::SIMPLE_VALUES.get() - simple_before;
+    eprintln!("{cases} tags, {plain} through the one-pass path, {simple} values a word at a time");
+    assert!(
+        simple * 20 >= cases,
+        "only {simple} values of {cases} tags were taken a word at a time"
+    );
     assert!(
         plain * 20 >= cases,
         "only {plain} of {cases} tags were plain"

@@ -240,6 +240,8 @@ thread_local! {
     /// The start tags the one-pass path of `plain_start_tag` took, so that
     /// tests can tell it was exercised.
     pub(super) static PLAIN_TAGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The attribute values `simple_value` took.
+    pub(super) static SIMPLE_VALUES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether the one-step tag paths are off (only ever, in tests).

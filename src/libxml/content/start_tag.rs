@@ -2,7 +2,7 @@
 //! path for plain SAX1 tags, the general path, namespaces and
 //! duplicate attributes.
 
-use crate::libxml::chars::{is_ascii_name_char, is_ascii_name_start, is_blank, is_byte_char};
+use crate::libxml::chars::{is_ascii_name_char, is_ascii_name_start, is_byte_char};
 use crate::libxml::namespaces::{Namespaces, NsUri, XML_NS};
 use crate::libxml::text_scan::plain_multibyte_len;
 use crate::libxml::{
@@ -609,70 +609,163 @@ fn scan_plain_attributes(
     utf8: bool,
     atts: &mut Attributes,
 ) -> Option<PlainTag> {
-    let at = |i: usize| buf.get(i).copied().unwrap_or(0);
-    // The column is worked out at the end: `line_col` at `line_start`, one
-    // more for each byte after it but for the `narrow` bytes (the
-    // continuation bytes of multi-byte characters), which take none.
-    let (mut line_col, mut line_start, mut narrow) = (col, i, 0);
-    let mut lines = 0;
-    let mut entity_count = 0;
+    let mut track = Track {
+        line_col: col,
+        line_start: i,
+        narrow: 0,
+        lines: 0,
+        entity_count: 0,
+    };
     loop {
-        let blanks = i;
-        // mostly one space
-        if at(i) == b' ' && !is_blank(at(i + 1)) {
+        // mostly one space before a name
+        if let Some(&[b' ', b, ..]) = buf.get(i..)
+            && is_ascii_name_start(b)
+        {
             i += 1;
-        }
-        loop {
-            match at(i) {
-                b' ' | b'\t' | b'\r' => i += 1,
-                b'\n' => {
-                    i += 1;
-                    lines += 1;
-                    (line_col, line_start, narrow) = (1, i, 0);
-                }
-                _ => break,
+        } else if buf.get(i) == Some(&b'>') {
+            return Some(track.end(i, false));
+        } else {
+            match blanks_or_end(buf, i, &mut track) {
+                Step::Name(at) => i = at,
+                Step::End(tag) => return Some(tag),
+                Step::Other => return None,
             }
         }
-        let end = |empty| {
-            let col = line_col + (i - line_start) as u64 - narrow;
-            Some(PlainTag {
-                end: i,
-                empty,
-                lines,
-                col,
-                entity_count,
-            })
-        };
-        match at(i) {
-            b'>' => return end(false),
-            b'/' if at(i + 1) == b'>' => return end(true),
-            _ => {}
-        }
-        if i == blanks || !is_ascii_name_start(at(i)) {
-            return None;
-        }
         let name_start = i;
-        i += 1 + buf[i + 1..]
-            .iter()
-            .position(|&b| !is_ascii_name_char(b))
-            .unwrap_or(buf.len() - i - 1);
+        i += 1;
+        while i < buf.len() && is_ascii_name_char(buf[i]) {
+            i += 1;
+        }
         let name_end = i;
-        if at(i) != b'=' || name_end - name_start > MAX_NAME_LENGTH {
+        let Some(&[b'=', quote, ..]) = buf.get(i..) else {
             return None;
-        }
-        let value = match at(i + 1) {
-            b'"' => scan_plain_value::<b'"'>(buf, i + 2, utf8, &mut atts.bytes)?,
-            b'\'' => scan_plain_value::<b'\''>(buf, i + 2, utf8, &mut atts.bytes)?,
-            _ => return None,
         };
-        i = value.end + 1;
-        narrow += value.narrow;
-        entity_count += value.entity_count;
-        let name = Piece::Input(name_start, name_end);
-        if atts.contains_name(buf, name) {
+        if (quote != b'"' && quote != b'\'') || name_end - name_start > MAX_NAME_LENGTH {
             return None;
         }
-        atts.spans.push((name, value.piece));
+        let start = i + 2;
+        let value = match simple_value(&buf[start..], quote) {
+            Ok(len) => {
+                #[cfg(test)]
+                super::SIMPLE_VALUES.set(super::SIMPLE_VALUES.get() + 1);
+                i = start + len + 1;
+                Piece::Input(start, start + len)
+            }
+            Err(plain) => {
+                let value = if quote == b'"' {
+                    scan_plain_value::<b'"'>(buf, start, start + plain, utf8, &mut atts.bytes)?
+                } else {
+                    scan_plain_value::<b'\''>(buf, start, start + plain, utf8, &mut atts.bytes)?
+                };
+                track.narrow += value.narrow;
+                track.entity_count += value.entity_count;
+                i = value.end + 1;
+                value.piece
+            }
+        };
+        if atts.add_new_name(buf, name_start, name_end) {
+            return None;
+        }
+        atts.spans.push((Piece::Input(name_start, name_end), value));
+    }
+}
+
+/// What [`scan_plain_attributes`] tracks besides the attributes.
+struct Track {
+    /// The column is worked out at the end: `line_col` at `line_start`,
+    /// one more for each byte after it but for the `narrow` bytes (the
+    /// continuation bytes of multi-byte characters), which take none.
+    line_col: u64,
+    line_start: usize,
+    narrow: u64,
+    /// The newlines among the blanks.
+    lines: u64,
+    /// What the references add to the parser's entity count.
+    entity_count: u64,
+}
+
+impl Track {
+    /// The tag as it ends at `i`.
+    #[inline]
+    fn end(&self, i: usize, empty: bool) -> PlainTag {
+        PlainTag {
+            end: i,
+            empty,
+            lines: self.lines,
+            col: self.line_col + (i - self.line_start) as u64 - self.narrow,
+            entity_count: self.entity_count,
+        }
+    }
+}
+
+/// What follows an attribute (or the name) of a plain start tag.
+enum Step {
+    /// Blanks, then the next attribute's name at this position.
+    Name(usize),
+    /// The end of the tag.
+    End(PlainTag),
+    /// Anything else.
+    Other,
+}
+
+/// The blanks at `i` in a plain start tag and what follows them, for
+/// [`scan_plain_attributes`] (which takes one space before a name
+/// itself).
+#[inline(never)]
+fn blanks_or_end(buf: &[u8], mut i: usize, track: &mut Track) -> Step {
+    let at = |i: usize| buf.get(i).copied().unwrap_or(0);
+    let blanks = i;
+    loop {
+        match at(i) {
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'\n' => {
+                i += 1;
+                track.lines += 1;
+                (track.line_col, track.line_start, track.narrow) = (1, i, 0);
+            }
+            _ => break,
+        }
+    }
+    match at(i) {
+        b'>' => Step::End(track.end(i, false)),
+        b'/' if at(i + 1) == b'>' => Step::End(track.end(i, true)),
+        b if i != blanks && is_ascii_name_start(b) => Step::Name(i),
+        _ => Step::Other,
+    }
+}
+
+/// The length of the value at the start of `s` up to its closing `quote`
+/// if every byte before it is 0x20..=0x7F but `<` and `&` (which a value
+/// of up to [`MAX_TEXT_LENGTH`] bytes, eight at a time, finds). Otherwise
+/// (another byte first, or `s` ends within eight bytes of it) how many
+/// bytes from the start are such bytes at least.
+#[inline(always)]
+fn simple_value(s: &[u8], quote: u8) -> Result<usize, usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut i = 0;
+    loop {
+        let Some(word) = s.get(i..i + 8) else {
+            return Err(i);
+        };
+        let word = <[u8; 8]>::try_from(word).map_err(|_| i)?;
+        let x = u64::from_le_bytes(word);
+        // 0x80 in the first byte of 0x80 and up, below 0x20, `<`, `&` or
+        // the quote
+        let other = ((x.wrapping_sub(ONES * 0x20) & !x) | x) & HIGH
+            | zero(x ^ (ONES * u64::from(b'<')))
+            | zero(x ^ (ONES * u64::from(b'&')))
+            | zero(x ^ (ONES * u64::from(quote)));
+        if other != 0 {
+            i += (other.trailing_zeros() / 8) as usize;
+            return if s[i] == quote && i <= MAX_TEXT_LENGTH {
+                Ok(i)
+            } else {
+                Err(i)
+            };
+        }
+        i += 8;
     }
 }
 
@@ -687,12 +780,14 @@ struct PlainValue {
     entity_count: u64,
 }
 
-/// The value from `buf[i]`, just after its opening `QUOTE`, for
+/// The value from `buf[start]`, just after its opening `QUOTE`, for
 /// [`scan_plain_attributes`]: in the input, or in `bytes` once it holds a
-/// reference.
+/// reference. The bytes before `i` are 0x20..=0x7F but `<`, `&` and the
+/// quote.
 #[inline(always)]
 fn scan_plain_value<const QUOTE: u8>(
     buf: &[u8],
+    start: usize,
     mut i: usize,
     utf8: bool,
     bytes: &mut Vec<u8>,
@@ -702,13 +797,12 @@ fn scan_plain_value<const QUOTE: u8>(
     } else {
         &PLAIN_SQ_VALUE
     };
-    let start = i;
     let mut narrow = 0;
     let mut entity_count = 0;
     // once a reference is met, the value is built in `bytes` from `own`;
     // the input from `copied` on is not there yet
     let mut own = None;
-    let mut copied = i;
+    let mut copied = start;
     loop {
         i += plain_prefix(buf.get(i..)?, table, QUOTE);
         match buf.get(i).copied() {
