@@ -43,7 +43,14 @@ impl KeySet {
             [f, .., l] => (*f, *l),
             [f] => (*f, *f),
         };
-        let h = (key.len() as u32)
+        Self::class_of(key.len(), first, last)
+    }
+
+    /// [`class`](Self::class) of a key of `len` bytes that starts with
+    /// `first` and ends with `last`.
+    #[inline]
+    pub(crate) fn class_of(len: usize, first: u8, last: u8) -> u64 {
+        let h = (len as u32)
             .wrapping_mul(0x9E37_79B9)
             .wrapping_add(u32::from(first).wrapping_mul(0x85EB_CA6B))
             .wrapping_add(u32::from(last).wrapping_mul(0xC2B2_AE35));

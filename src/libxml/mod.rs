@@ -473,18 +473,15 @@ impl Attributes {
     }
 
     /// [`contains_name`](Self::contains_name) of the name at
-    /// `input[start..end]`.
+    /// `input[start..end]`, whose [`KeySet::class`] is `class`.
     #[inline(always)]
-    fn add_new_name(&mut self, input: &[u8], start: usize, end: usize) -> bool {
-        let name_bytes = &input[start..end];
+    fn add_new_name(&mut self, input: &[u8], start: usize, end: usize, class: u64) -> bool {
+        let name_bytes = || &input[start..end];
         let (spans, bytes) = (&self.spans, &self.bytes);
         self.names
-            .find_or_add(
-                || name_bytes,
-                KeySet::class(name_bytes),
-                spans.len(),
-                |k| spans[k].0.get(input, bytes),
-            )
+            .find_or_add(name_bytes, class, spans.len(), |k| {
+                spans[k].0.get(input, bytes)
+            })
             .is_some()
     }
 

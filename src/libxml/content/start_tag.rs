@@ -3,11 +3,10 @@
 //! duplicate attributes.
 
 use crate::libxml::chars::{is_ascii_name_char, is_ascii_name_start, is_byte_char};
+use crate::libxml::keyset::{self, KeySet};
 use crate::libxml::namespaces::{Namespaces, NsUri, XML_NS};
 use crate::libxml::text_scan::plain_multibyte_len;
-use crate::libxml::{
-    Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State, Sub, err, keyset,
-};
+use crate::libxml::{Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State, Sub, err};
 use crate::sax::Sax;
 
 use super::{
@@ -663,7 +662,8 @@ fn scan_plain_attributes(
                 value.piece
             }
         };
-        if atts.add_new_name(buf, name_start, name_end) {
+        let class = KeySet::class_of(name_end - name_start, buf[name_start], buf[name_end - 1]);
+        if atts.add_new_name(buf, name_start, name_end, class) {
             return None;
         }
         atts.spans.push((Piece::Input(name_start, name_end), value));
