@@ -508,22 +508,25 @@ impl Core {
                 self.stop();
                 return;
             }
-            if self.state != State::Start
-                && (self.input.enc.has_deferred() || self.input.enc.icu_waits())
-            {
-                // the top of xmlParseTryOrFinish: raw input left by the first
-                // line is converted once the start state is left
-                self.push_input(&[], true);
-            } else if self.state != State::Start && self.input.enc.waits_after_drop() {
-                // each step first converts raw bytes left over after a
-                // sequence the converter consumed and rejected, one call
-                // (up to the next such sequence) a step
-                self.push_input(&[], true);
-            }
-            if self.input.pending_enc_error && self.state != State::Start {
-                // the converter failed: the input just ends there (PHP:
-                // `fixtures/php/encodings/bad-byte-after-decl*`)
-                self.input.pending_enc_error = false;
+            if self.state != State::Start {
+                // the three waits below all need raw bytes: one test a turn
+                debug_assert!(!self.input.enc.has_deferred() || self.input.enc.has_pending());
+                if !self.input.enc.has_pending() {
+                } else if self.input.enc.has_deferred() || self.input.enc.icu_waits() {
+                    // the top of xmlParseTryOrFinish: raw input left by the
+                    // first line is converted once the start state is left
+                    self.push_input(&[], true);
+                } else if self.input.enc.waits_after_drop() {
+                    // each step first converts raw bytes left over after a
+                    // sequence the converter consumed and rejected, one call
+                    // (up to the next such sequence) a step
+                    self.push_input(&[], true);
+                }
+                if self.input.pending_enc_error {
+                    // the converter failed: the input just ends there (PHP:
+                    // `fixtures/php/encodings/bad-byte-after-decl*`)
+                    self.input.pending_enc_error = false;
+                }
             }
             let avail = self.avail();
             if avail < 1 {
