@@ -474,7 +474,7 @@ impl Core {
     }
 
     /// The `END_TAG` case of the push loop, once the tag is complete.
-    #[inline]
+    #[inline(always)]
     pub(super) fn end_tag_state(&mut self, sink: &mut impl Sax) {
         self.parse_end_tag(sink);
         if self.state == State::Eof {
