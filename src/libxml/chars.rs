@@ -2,6 +2,7 @@
 //! name rules, the `Char` production, blanks).
 
 /// The `Char` production (`xmlIsCharQ`).
+#[inline]
 pub(super) fn is_char(c: u32) -> bool {
     if c < 0x100 {
         is_byte_char(c)
@@ -13,11 +14,13 @@ pub(super) fn is_char(c: u32) -> bool {
 }
 
 /// `xmlIsChar_ch`: a byte that may appear as a character.
+#[inline]
 pub(super) fn is_byte_char(c: u32) -> bool {
     c == 0x9 || c == 0xA || c == 0xD || c >= 0x20
 }
 
 /// `IS_BLANK_CH`.
+#[inline]
 pub(super) fn is_blank(c: u8) -> bool {
     c == 0x20 || c == 0x9 || c == 0xA || c == 0xD
 }
@@ -59,6 +62,7 @@ pub(super) fn is_name_char(c: u32) -> bool {
 }
 
 /// ASCII letters, `_` and `:`: the fast-path name start of `xmlParseName`.
+#[inline]
 pub(super) fn is_ascii_name_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b':'
 }
