@@ -88,6 +88,25 @@ impl KeySet {
         self.find(key().as_ref(), len, key_at)
     }
 
+    /// [`find_or_add`](Self::find_or_add) with the filter kept by the
+    /// caller in `seen` (zero for a new list) instead of in the set, which
+    /// then serves only to search: the same answers.
+    #[inline]
+    pub(crate) fn find_or_add_with<K: AsRef<[u8]>>(
+        &mut self,
+        seen: &mut u64,
+        key: impl FnOnce() -> K,
+        class: u64,
+        len: usize,
+        key_at: impl Fn(usize) -> K,
+    ) -> Option<usize> {
+        if *seen & class == 0 {
+            *seen |= class;
+            return None;
+        }
+        self.find(key().as_ref(), len, key_at)
+    }
+
     /// [`find_or_add`](Self::find_or_add) past the filter.
     #[inline(never)]
     fn find<K: AsRef<[u8]>>(
@@ -141,8 +160,12 @@ mod tests {
     /// answer against a search of the earlier keys.
     fn agrees_with_search(lists: &[Vec<Vec<u8>>]) {
         let mut set = KeySet::default();
+        // the same lists through a second set whose filter is kept outside
+        let mut outside = KeySet::default();
         for list in lists {
             set.clear();
+            outside.clear();
+            let mut seen = 0;
             let mut keys: Vec<&[u8]> = Vec::new();
             for key in list {
                 let want = keys.iter().position(|k| *k == key.as_slice());
@@ -153,6 +176,14 @@ mod tests {
                     |i| keys[i],
                 );
                 assert_eq!(got, want, "{key:?} after {keys:?}");
+                let got = outside.find_or_add_with(
+                    &mut seen,
+                    || key.as_slice(),
+                    KeySet::class(key),
+                    keys.len(),
+                    |i| keys[i],
+                );
+                assert_eq!(got, want, "{key:?} after {keys:?}, filter outside");
                 if got.is_none() {
                     keys.push(key);
                 }

@@ -427,8 +427,11 @@ pub(super) struct Attributes {
     bytes: Vec<u8>,
     /// (name, value) of each attribute.
     spans: Vec<(Piece, Piece)>,
-    /// The names so far, for libxml2's attribute-redefined check.
-    names: KeySet,
+    /// The names so far, for libxml2's attribute-redefined check: the
+    /// filter of their classes here, the set that searches them boxed (the
+    /// list is moved in and out of the pool at each start tag).
+    seen: u64,
+    names: Box<KeySet>,
 }
 
 /// Where a name or value of [`Attributes`] is: a range of the input buffer
@@ -453,6 +456,7 @@ impl Attributes {
     fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
+        self.seen = 0;
         self.names.clear();
     }
 
@@ -463,7 +467,8 @@ impl Attributes {
         let name_bytes = name.get(input, &self.bytes);
         let (spans, bytes) = (&self.spans, &self.bytes);
         self.names
-            .find_or_add(
+            .find_or_add_with(
+                &mut self.seen,
                 || name_bytes,
                 KeySet::class(name_bytes),
                 spans.len(),
@@ -479,7 +484,7 @@ impl Attributes {
         let name_bytes = || &input[start..end];
         let (spans, bytes) = (&self.spans, &self.bytes);
         self.names
-            .find_or_add(name_bytes, class, spans.len(), |k| {
+            .find_or_add_with(&mut self.seen, name_bytes, class, spans.len(), |k| {
                 spans[k].0.get(input, bytes)
             })
             .is_some()
