@@ -281,6 +281,23 @@ fn append_short(out: &mut Vec<u8>, src: &[u8]) {
     }
 }
 
+/// `out.extend_from_slice(&buf[from..to])` for a name: up to 16 bytes
+/// copied as 16 where `buf` has them (then cut back), without a call to
+/// `memcpy` or a step a byte.
+#[inline(always)]
+fn append_name(out: &mut Vec<u8>, buf: &[u8], from: usize, to: usize) {
+    let len = out.len();
+    if let Some(chunk) = buf.get(from..from + 16)
+        && let Ok(chunk) = <&[u8; 16]>::try_from(chunk)
+        && to - from <= 16
+    {
+        out.extend_from_slice(chunk);
+        out.truncate(len + (to - from));
+    } else {
+        out.extend_from_slice(&buf[from..to]);
+    }
+}
+
 /// `a == b` for slices of one length, without a call to `memcmp` for the
 /// short names of most documents.
 #[inline]

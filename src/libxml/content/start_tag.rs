@@ -10,8 +10,8 @@ use crate::libxml::{Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State
 use crate::sax::Sax;
 
 use super::{
-    MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_short, general_only,
-    plain_prefix, predefined_at, scheme_end, valid_uri,
+    MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_name, append_short,
+    general_only, plain_prefix, predefined_at, scheme_end, valid_uri,
 };
 
 impl Core {
@@ -190,7 +190,7 @@ impl Core {
         #[cfg(test)]
         super::PLAIN_TAGS.set(super::PLAIN_TAGS.get() + 1);
         let mut name = self.pooled_buffer();
-        append_short(&mut name, &self.input.buf[self.input.cur + 1..name_end]);
+        append_name(&mut name, &self.input.buf, self.input.cur + 1, name_end);
         // where the general path stands when it reports the start tag: on
         // the `>` or the `/` of `/>`
         self.input.cur = tag.end;
