@@ -87,9 +87,10 @@ impl Buffers {
     }
 }
 
-/// Which of the [`Buffers`]' attribute arrays an element named `tag` uses.
+/// Which of the [`Buffers`]' attribute arrays an element named `tag` uses
+/// (and which of the struct builder's memos of attribute keys).
 #[inline]
-fn attribute_bank(tag: &[u8]) -> usize {
+pub(crate) fn attribute_bank(tag: &[u8]) -> usize {
     (tag.len() ^ tag.last().map_or(0, |&b| usize::from(b))) & 7
 }
 
@@ -116,7 +117,7 @@ struct OpenNames {
 /// element events reach the adapter (otherwise the core's open tags
 /// change unseen). One byte, compared on every parse call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct NameKey(u8);
+pub(crate) struct NameKey(u8);
 
 impl NameKey {
     fn new(options: Options, element: bool) -> Self {
@@ -1049,14 +1050,23 @@ fn attribute_array(
 /// A raw name of at most 16 bytes, exactly: its length and the words
 /// [`push_upper`] folds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ShortName {
+pub(crate) struct ShortName {
     len: usize,
     head: u64,
     tail: u64,
 }
 
+impl ShortName {
+    /// No name: equal to no [`short_name`].
+    pub(crate) const NONE: Self = Self {
+        len: usize::MAX,
+        head: 0,
+        tail: 0,
+    };
+}
+
 #[inline]
-fn short_name(raw: &[u8]) -> Option<ShortName> {
+pub(crate) fn short_name(raw: &[u8]) -> Option<ShortName> {
     let len = raw.len();
     let (head, tail) = if len > 16 {
         return None;
@@ -1142,12 +1152,12 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 }
             } else {
                 let scratch = &mut buffers.scratch;
-                for &(name, value) in attributes {
-                    builder.attribute(
-                        |out| decode_tag_append(coding, name, out, scratch),
-                        |out| decode_into(value, coding.options.target, out),
-                    );
-                }
+                builder.attributes(
+                    attributes,
+                    buffers.names.key.map(|key| (key, attribute_bank(tag))),
+                    |name, out| decode_tag_append(coding, name, out, scratch),
+                    |value, out| decode_into(value, coding.options.target, out),
+                );
             }
         }
     }
@@ -1461,6 +1471,99 @@ mod tests {
                 vec![s("x", "13"), s("id", "14")],
             ]
         );
+    }
+
+    /// Documents of tags whose attribute names repeat, move, fold onto
+    /// each other and change with the options, for the struct builder.
+    fn attribute_documents() -> Vec<String> {
+        const NAMES: [&str; 12] = [
+            "a",
+            "A",
+            "id",
+            "ID",
+            "iD",
+            "name",
+            "naïve",
+            "b",
+            "x",
+            "value",
+            "a-long-attribute-name",
+            "a-long-attribute-namE",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        (0..60)
+            .map(|_| {
+                let mut doc = String::from("<r>");
+                let mut last: Vec<&str> = Vec::new();
+                for _ in 0..40 {
+                    let tag = ["s", "S", "t", "setting"][next(4)];
+                    // often the names of the tag before, sometimes changed
+                    let mut names = if next(3) == 0 {
+                        (0..next(20)).map(|_| NAMES[next(NAMES.len())]).collect()
+                    } else {
+                        last.clone()
+                    };
+                    if !names.is_empty() && next(4) == 0 {
+                        let at = next(names.len());
+                        names[at] = NAMES[next(NAMES.len())];
+                    }
+                    // XML has no duplicate names: keep the first of each
+                    let mut seen = Vec::new();
+                    names.retain(|n| {
+                        let new = !seen.contains(n);
+                        seen.push(*n);
+                        new
+                    });
+                    doc.push('<');
+                    doc.push_str(tag);
+                    for (i, n) in names.iter().enumerate() {
+                        let value = format!(" {n}='v{i}é{}'", next(100));
+                        doc.push_str(&value);
+                    }
+                    doc.push_str("/>");
+                    last = names;
+                }
+                doc + "</r>"
+            })
+            .collect()
+    }
+
+    /// The struct builder's memos of attribute keys give what the
+    /// handler's array gives (the builder's other path, which decodes every
+    /// name), under every target and case folding.
+    #[test]
+    fn remembered_attribute_keys_are_those_of_their_names() {
+        let used = crate::php::structure::MEMO_KEYS.get();
+        let mut reference = Elements {
+            set: HandlerSet::COMMON,
+            seen: Vec::new(),
+        };
+        for target in [
+            TargetEncoding::Utf8,
+            TargetEncoding::Iso8859_1,
+            TargetEncoding::UsAscii,
+        ] {
+            for (i, doc) in attribute_documents().iter().enumerate() {
+                let folding = i % 3 != 2;
+                let [mut parser, mut with_handler] = [(); 2].map(|()| {
+                    let mut p = Parser::new(None).unwrap();
+                    p.set_target_encoding(target);
+                    p.set_case_folding(folding);
+                    p
+                });
+                let got = parser.parse_into_struct(doc.as_bytes());
+                let want = with_handler.parse_into_struct_with(&mut reference, doc.as_bytes());
+                assert!(got.ok, "{doc}");
+                assert_eq!(got, want, "{target:?} {folding} {doc}");
+            }
+        }
+        assert!(crate::php::structure::MEMO_KEYS.get() - used > 10_000);
     }
 
     /// Integer keys (only hand-made events have such names) are kept and

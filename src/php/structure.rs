@@ -6,6 +6,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::libxml::keyset::KeySet;
 use crate::php::array::{Key, key_int};
+use crate::php::parser::{NameKey, ShortName, short_name};
+use crate::sax::Attribute;
 
 /// A small fast hasher for the index's tag lookup (tags are short byte
 /// strings chosen by the document; the map is rebuilt for every call, and
@@ -148,6 +150,14 @@ pub(crate) struct Builder {
     ctag: Option<usize>,
     /// The keys of the attribute array being built for the last start.
     keys: KeySet,
+    /// Attribute keys already in the byte buffer with the raw names they
+    /// were decoded from, by the element's bank and the attribute's place
+    /// in the tag ([`MEMO_PLACES`] a bank): the same name in the same
+    /// place of a tag of the same bank takes the span of its key instead
+    /// of decoding, folding and storing it again. Good while the buffer is
+    /// and the names are decoded under `memos_under`.
+    memos: Vec<KeyMemo>,
+    memos_under: Option<NameKey>,
     /// The entry whose value, at the end of the byte buffer, the next
     /// character data extends (set by `cdata`, cleared by anything else
     /// that changes where text goes).
@@ -160,6 +170,32 @@ pub(crate) struct Builder {
     /// in that mode.
     unchecked_entries: usize,
     unchecked_attributes: usize,
+}
+
+/// An attribute key in the buffer, and the raw name it was made from.
+#[derive(Clone, Copy, Debug)]
+struct KeyMemo {
+    raw: ShortName,
+    key: PackedSpan,
+    class: u64,
+}
+
+impl KeyMemo {
+    const NONE: Self = Self {
+        raw: ShortName::NONE,
+        key: PackedSpan::NONE,
+        class: 0,
+    };
+}
+
+/// The attribute places of a tag that [`Builder::memos`] remembers.
+const MEMO_PLACES: usize = 16;
+
+#[cfg(test)]
+thread_local! {
+    /// Attribute keys taken from [`Builder::memos`], so that tests can
+    /// tell the memos were used.
+    pub(crate) static MEMO_KEYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// A range of [`StructData::bytes`].
@@ -767,6 +803,7 @@ impl Builder {
         self.ltags_len = 0;
         self.ctag = None;
         self.text_to = None;
+        self.memos_under = None;
         data.bytes.reserve(input.len());
         if !packed {
             return;
@@ -796,6 +833,7 @@ impl Builder {
     pub(crate) fn finish_data(&mut self, ok: bool) -> StructData {
         self.ctag = None;
         self.text_to = None;
+        self.memos_under = None;
         let mut data = std::mem::take(&mut self.data);
         data.ok = ok;
         debug_assert_eq!(
@@ -931,6 +969,107 @@ impl Builder {
         } else {
             let key = PackedSpan::pack(key, &mut data.long_spans);
             data.attributes.push(PackedAttribute { key, value });
+        }
+    }
+
+    /// The attributes of the entry [`start`](Self::start) made, each as
+    /// [`attribute`](Self::attribute) adds it: `key` and `value` append
+    /// the decoded name and value of a raw one to the buffer they are
+    /// given. `under` says how names are decoded and the element's bank
+    /// (below 8) for the memos of its keys (`None`: nothing remembered).
+    pub(crate) fn attributes(
+        &mut self,
+        attributes: &[Attribute<'_>],
+        under: Option<(NameKey, usize)>,
+        mut key: impl FnMut(&[u8], &mut Vec<u8>),
+        value: impl Fn(&[u8], &mut Vec<u8>),
+    ) {
+        let data = &mut self.data;
+        if data.not_utf8 {
+            // no attribute has a say in `$index`
+            return;
+        }
+        let Some(entry) = data.entries.last() else {
+            return;
+        };
+        let first = entry.attributes_start as usize;
+        let (under, bank) = under.unzip();
+        if under.is_some() && self.memos_under != under {
+            self.memos.clear();
+            self.memos.resize(8 * MEMO_PLACES, KeyMemo::NONE);
+            self.memos_under = under;
+        }
+        // no memos at all without `under`
+        let memos = match bank {
+            Some(bank) => self
+                .memos
+                .get_mut(bank * MEMO_PLACES..(bank + 1) * MEMO_PLACES)
+                .unwrap_or_default(),
+            None => &mut [],
+        };
+        for (place, &(name, raw_value)) in attributes.iter().enumerate() {
+            let count = data.attributes.len() - first;
+            let slot = memos.get_mut(place);
+            let short = slot.as_ref().and_then(|_| short_name(name));
+            let memo = slot.filter(|m| Some(m.raw) == short);
+            let (key, earlier) = if let Some(&mut memo) = memo {
+                #[cfg(test)]
+                MEMO_KEYS.set(MEMO_KEYS.get() + 1);
+                let (bytes, long_spans) = (&data.bytes, &data.long_spans);
+                let text = |s: PackedSpan| s.unpack(long_spans).map_or(&[][..], |s| s.of(bytes));
+                let earlier = self.keys.find_or_add(
+                    || text(memo.key),
+                    memo.class,
+                    count,
+                    |slot| text(data.attributes[first + slot].key),
+                );
+                (memo.key, earlier)
+            } else {
+                let mark = data.bytes.len();
+                key(name, &mut data.bytes);
+                let (bytes, long_spans) = (&data.bytes, &data.long_spans);
+                let stored = &bytes[mark..];
+                let class = KeySet::class(stored);
+                let earlier = self.keys.find_or_add(
+                    || stored,
+                    class,
+                    count,
+                    |slot| {
+                        data.attributes[first + slot]
+                            .key
+                            .unpack(long_spans)
+                            .map_or(&[][..], |s| s.of(bytes))
+                    },
+                );
+                let key = if let Some(slot) = earlier {
+                    data.bytes.truncate(mark);
+                    data.attributes[first + slot].key
+                } else {
+                    let span = Span {
+                        start: mark,
+                        len: data.bytes.len() - mark,
+                    };
+                    PackedSpan::pack(span, &mut data.long_spans)
+                };
+                if let Some(raw) = short
+                    && let Some(memo) = memos.get_mut(place)
+                {
+                    *memo = KeyMemo { raw, key, class };
+                }
+                (key, earlier)
+            };
+            let start = data.bytes.len();
+            value(raw_value, &mut data.bytes);
+            let span = Span {
+                start,
+                len: data.bytes.len() - start,
+            };
+            let value = PackedSpan::pack(span, &mut data.long_spans);
+            if let Some(slot) = earlier {
+                data.attributes[first + slot].value = value;
+            } else {
+                data.attributes.push(PackedAttribute { key, value });
+            }
         }
     }
 
