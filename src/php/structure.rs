@@ -808,8 +808,9 @@ impl Builder {
         if !packed {
             return;
         }
-        // counted in runs short enough for byte counters (vectorized)
-        let (tags, equals) = input.chunks(255).fold((0, 0), |(tags, equals), run| {
+        // counted in runs short enough for byte counters (vectorized), a
+        // multiple of 32 bytes: a run's tail is counted a byte at a time
+        let (tags, equals) = input.chunks(224).fold((0, 0), |(tags, equals), run| {
             let (t, e) = run.iter().fold((0u8, 0u8), |(t, e), &b| {
                 (t + u8::from(b == b'<'), e + u8::from(b == b'='))
             });
