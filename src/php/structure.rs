@@ -771,6 +771,35 @@ pub(crate) fn recent_way(name: &[u8]) -> usize {
     (name.len() ^ first ^ (last << 1)) & 15
 }
 
+/// `a == b` for tag names, in line for the usual names of at most 16
+/// bytes (as two overlapping words, or four bytes, compared), with no call.
+#[inline]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 4 {
+        return a == b;
+    }
+    let words = |s: &[u8]| -> Option<(u64, u64)> {
+        if n >= 8 {
+            let (head, tail) = (s.first_chunk::<8>()?, s.last_chunk::<8>()?);
+            Some((u64::from_le_bytes(*head), u64::from_le_bytes(*tail)))
+        } else {
+            let (head, tail) = (s.first_chunk::<4>()?, s.last_chunk::<4>()?);
+            Some((
+                u32::from_le_bytes(*head).into(),
+                u32::from_le_bytes(*tail).into(),
+            ))
+        }
+    };
+    if n <= 16 {
+        return words(a) == words(b);
+    }
+    a == b
+}
+
 /// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
 #[inline]
 pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
@@ -858,25 +887,39 @@ impl Builder {
 
     /// `_xml_add_to_info()`: takes the next position, returns the tag's
     /// slot (the position is the entry's: [`StructData::index`]).
+    #[inline]
     fn add_to_info(&mut self, name: &[u8]) -> u32 {
         // Tags repeat: a few recent slots, checked against the index's own
         // copy of the name, save most hash lookups.
-        let tags = &mut self.data.tags;
         let way = recent_way(name);
         let cached = self.recent[way];
-        let slot = if tags.get(cached as usize).is_some_and(|tag| tag == name) {
+        let slot = if self
+            .data
+            .tags
+            .get(cached as usize)
+            .is_some_and(|tag| same_name(tag, name))
+        {
             cached
-        } else if let Some(&slot) = self.index_slots.get(name) {
-            slot
         } else {
-            // a slot past u32 would take 2^32 entries: see `PackedEntry`
-            let slot = u32::try_from(tags.len()).unwrap_or(NO_TAG);
-            tags.push(name.to_vec());
-            self.index_slots.insert(name.to_vec(), slot);
+            let slot = self.tag_slot(name);
+            self.recent[way] = slot;
             slot
         };
-        self.recent[way] = slot;
         self.curtag += 1;
+        slot
+    }
+
+    /// The slot of the tag `name` in the index, made if it is new.
+    #[inline(never)]
+    fn tag_slot(&mut self, name: &[u8]) -> u32 {
+        if let Some(&slot) = self.index_slots.get(name) {
+            return slot;
+        }
+        let tags = &mut self.data.tags;
+        // a slot past u32 would take 2^32 entries: see `PackedEntry`
+        let slot = u32::try_from(tags.len()).unwrap_or(NO_TAG);
+        tags.push(name.to_vec());
+        self.index_slots.insert(name.to_vec(), slot);
         slot
     }
 
@@ -1228,6 +1271,28 @@ mod tests {
     fn packed_entries_and_attributes_stay_small() {
         assert_eq!(size_of::<PackedEntry>(), 20);
         assert_eq!(size_of::<PackedAttribute>(), 16);
+    }
+
+    /// `same_name` is `==`: names of every length up to 24 against
+    /// themselves, against every one-byte change and against other
+    /// lengths.
+    #[test]
+    fn names_compare_as_slices() {
+        let base: Vec<u8> = (0..24u8).map(|i| b'A' + i).collect();
+        for n in 0..=24 {
+            let a = &base[..n];
+            assert!(same_name(a, a));
+            for at in 0..n {
+                for b in [0u8, b'a', 0x80, 0xFF] {
+                    let mut changed = a.to_vec();
+                    changed[at] ^= b | 1;
+                    assert_eq!(same_name(a, &changed), a == changed.as_slice());
+                }
+            }
+            for m in 0..=24 {
+                assert_eq!(same_name(a, &base[..m]), n == m);
+            }
+        }
     }
 
     #[test]
