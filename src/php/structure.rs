@@ -136,10 +136,13 @@ pub(crate) struct Builder {
     recent: [u32; 16],
     /// `parser->level`.
     level: i64,
-    /// `parser->ltags`: full names (before `SKIP_TAGSTART`) of the open
-    /// elements up to `MAX_LEVEL`: the first `ltags_len` of these (the
-    /// others keep their allocations for reuse).
-    ltags: Vec<Vec<u8>>,
+    /// `parser->ltags`, the names of the open elements up to `MAX_LEVEL`,
+    /// as what `cdata` entries use them for: the index slot of each name
+    /// with `SKIP_TAGSTART` applied, [`NO_NAME`] for a level that holds no
+    /// name. The first `ltags_len` of these are set. (The slots are those
+    /// of this call's index: `begin` sets `ltags_len` to 0, and what later
+    /// parse calls add after `finish_data` only counts positions.)
+    ltags: Vec<u32>,
     ltags_len: usize,
     /// `parser->curtag`: the next index position; never reset.
     curtag: i64,
@@ -305,6 +308,9 @@ const LONG_LEVEL: i32 = i32::MIN >> 2;
 
 /// A tag slot no index has.
 const NO_TAG: u32 = u32::MAX;
+
+/// A level of `Builder::ltags` that holds no name (an empty one).
+const NO_NAME: u32 = u32::MAX - 1;
 
 impl PackedEntry {
     fn kind(self) -> EntryType {
@@ -944,15 +950,13 @@ impl Builder {
         if depth > self.ltags_len {
             let end = depth.min(self.ltags.len());
             let start = self.ltags_len.min(end);
-            self.ltags[start..end].iter_mut().for_each(Vec::clear);
+            self.ltags[start..end].fill(NO_NAME);
         }
-        if depth < self.ltags.len() {
-            let slot = &mut self.ltags[depth];
-            slot.clear();
-            slot.extend_from_slice(tag);
+        if let Some(level) = self.ltags.get_mut(depth) {
+            *level = slot;
         } else {
-            self.ltags.resize(depth, Vec::new());
-            self.ltags.push(tag.to_vec());
+            self.ltags.resize(depth, NO_NAME);
+            self.ltags.push(slot);
         }
         self.ltags_len = depth + 1;
         self.lastwasopen = true;
@@ -1253,11 +1257,16 @@ impl Builder {
             if depth >= self.ltags_len {
                 return;
             }
-            let parent = std::mem::take(&mut self.ltags[depth]);
-            let slot = self.add_to_info(skip_tagstart(&parent, skip));
+            let slot = match self.ltags[depth] {
+                NO_NAME => self.add_to_info(skip_tagstart(b"", skip)),
+                slot => {
+                    // the parent's name, added to the index at its start
+                    self.curtag += 1;
+                    slot
+                }
+            };
             let value = self.data.store(write);
             self.data.push(slot, EntryType::Cdata, self.level, value);
-            self.ltags[depth] = parent;
             self.text_to = Some(self.data.entries.len() - 1);
         }
     }
