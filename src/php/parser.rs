@@ -66,6 +66,11 @@ struct AttributeSlots {
     /// the key's class: the same name again keeps the key. Made under the
     /// same [`NameKey`] as the open names.
     raw_names: Vec<Option<(ShortName, u64)>>,
+    /// How many of the first slots hold the keys the last array made
+    /// through the duplicate check kept (distinct, each decoded from the
+    /// name in its `raw_names`): a list of as many names or fewer, equal
+    /// to those, gives those keys and needs no duplicate check.
+    distinct: usize,
 }
 
 impl Buffers {
@@ -83,6 +88,7 @@ impl Buffers {
         self.names.restart(key);
         for slots in &mut self.attributes {
             slots.raw_names.clear();
+            slots.distinct = 0;
         }
     }
 }
@@ -985,10 +991,59 @@ fn decode_tag_other(coding: &Coding, raw: &[u8], out: &mut Vec<u8>, scratch: &mu
 }
 
 /// The attribute array PHP builds, as `symtable_update()` on an empty
-/// array for each attribute in turn, in the first slots of `array`:
+/// array for each attribute in turn, in the first slots of `slots.array`:
 /// returns how many. The slots (and their allocations) are reused from
 /// call to call; those past the count are spare.
 fn attribute_array(
+    coding: &Coding,
+    attributes: &[Attribute<'_>],
+    slots: &mut AttributeSlots,
+    keys: &mut KeySet,
+    scratch: &mut Vec<u8>,
+) -> usize {
+    let n = attributes.len();
+    if n <= slots.distinct
+        && n < MANY
+        && attributes
+            .iter()
+            .zip(&slots.raw_names)
+            .all(|(&(name, _), cached)| {
+                cached.is_some_and(|(raw, _)| short_name(name) == Some(raw))
+            })
+    {
+        // the keys of the last such list, in the same places: only the
+        // values are new
+        #[cfg(test)]
+        SAME_NAMES.set(SAME_NAMES.get() + 1);
+        for (&(_, value), (_, v)) in attributes.iter().zip(&mut slots.array) {
+            v.clear();
+            decode_into(value, coding.options.target, v);
+        }
+        return n;
+    }
+    let len = attribute_array_general(
+        coding,
+        attributes,
+        &mut slots.array,
+        &mut slots.raw_names,
+        keys,
+        scratch,
+    );
+    // the keys it kept: each where its name was decoded, none repeated
+    slots.distinct = len;
+    len
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Attribute arrays made without the duplicate check, their names
+    /// those of the last array made in their slots.
+    static SAME_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// [`attribute_array`] for any list: each name decoded unless its slot
+/// holds its key already, each key checked against the earlier ones.
+fn attribute_array_general(
     coding: &Coding,
     attributes: &[Attribute<'_>],
     array: &mut Vec<(Key, Vec<u8>)>,
@@ -1130,8 +1185,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             let len = attribute_array(
                 coding,
                 attributes,
-                &mut slots.array,
-                &mut slots.raw_names,
+                slots,
                 &mut buffers.keys,
                 &mut buffers.scratch,
             );
@@ -1475,7 +1529,7 @@ mod tests {
 
     /// Documents of tags whose attribute names repeat, move, fold onto
     /// each other and change with the options, for the struct builder.
-    fn attribute_documents() -> Vec<String> {
+    fn attribute_documents() -> Vec<Vec<String>> {
         const NAMES: [&str; 12] = [
             "a",
             "A",
@@ -1499,19 +1553,30 @@ mod tests {
         };
         (0..60)
             .map(|_| {
-                let mut doc = String::from("<r>");
+                let mut tags = Vec::new();
+                let mut last_tag = "s";
                 let mut last: Vec<&str> = Vec::new();
                 for _ in 0..40 {
-                    let tag = ["s", "S", "t", "setting"][next(4)];
+                    // mostly the tag before, whose slots hold the names
+                    let tag = if next(3) == 0 {
+                        ["s", "S", "t", "setting"][next(4)]
+                    } else {
+                        last_tag
+                    };
                     // often the names of the tag before, sometimes changed
                     let mut names = if next(3) == 0 {
-                        (0..next(20)).map(|_| NAMES[next(NAMES.len())]).collect()
+                        (0..next(20))
+                            .map(|_| NAMES[if next(6) == 0 { next(12) } else { next(10) }])
+                            .collect()
                     } else {
                         last.clone()
                     };
                     if !names.is_empty() && next(4) == 0 {
                         let at = next(names.len());
-                        names[at] = NAMES[next(NAMES.len())];
+                        names[at] = NAMES[if next(6) == 0 { next(12) } else { next(10) }];
+                    }
+                    if next(8) == 0 {
+                        names.truncate(next(names.len() + 1));
                     }
                     // XML has no duplicate names: keep the first of each
                     let mut seen = Vec::new();
@@ -1520,16 +1585,18 @@ mod tests {
                         seen.push(*n);
                         new
                     });
-                    doc.push('<');
+                    let mut doc = String::from("<");
                     doc.push_str(tag);
                     for (i, n) in names.iter().enumerate() {
                         let value = format!(" {n}='v{i}é{}'", next(100));
                         doc.push_str(&value);
                     }
                     doc.push_str("/>");
+                    tags.push(doc);
                     last = names;
+                    last_tag = tag;
                 }
-                doc + "</r>"
+                tags
             })
             .collect()
     }
@@ -1549,7 +1616,8 @@ mod tests {
             TargetEncoding::Iso8859_1,
             TargetEncoding::UsAscii,
         ] {
-            for (i, doc) in attribute_documents().iter().enumerate() {
+            for (i, tags) in attribute_documents().iter().enumerate() {
+                let doc = &format!("<r>{}</r>", tags.concat());
                 let folding = i % 3 != 2;
                 let [mut parser, mut with_handler] = [(); 2].map(|()| {
                     let mut p = Parser::new(None).unwrap();
@@ -1564,6 +1632,35 @@ mod tests {
             }
         }
         assert!(crate::php::structure::MEMO_KEYS.get() - used > 10_000);
+    }
+
+    /// The handler's arrays of a document's tags are those of each tag
+    /// parsed alone (no slots kept from an array before), under every
+    /// target and case folding: arrays of the names of the array before
+    /// skip the duplicate check.
+    #[test]
+    fn attribute_arrays_are_those_of_their_tags_alone() {
+        let used = SAME_NAMES.get();
+        for target in [TargetEncoding::Utf8, TargetEncoding::Iso8859_1] {
+            for (i, tags) in attribute_documents().iter().enumerate() {
+                let folding = i % 3 != 2;
+                let parser = || {
+                    let mut p = Parser::new(None).unwrap();
+                    p.set_target_encoding(target);
+                    p.set_case_folding(folding);
+                    p
+                };
+                let mut whole = Arrays(Vec::new());
+                let doc = format!("<r>{}</r>", tags.concat());
+                assert!(parser().parse(&mut whole, doc.as_bytes(), true));
+                let mut alone = Arrays(vec![vec![]]);
+                for tag in tags {
+                    assert!(parser().parse(&mut alone, tag.as_bytes(), true));
+                }
+                assert_eq!(whole.0, alone.0, "{target:?} {folding} {doc}");
+            }
+        }
+        assert!(SAME_NAMES.get() - used > 500);
     }
 
     /// Integer keys (only hand-made events have such names) are kept and
