@@ -161,6 +161,10 @@ pub(crate) struct Builder {
     /// and the names are decoded under `memos_under`.
     memos: Vec<KeyMemo>,
     memos_under: Option<NameKey>,
+    /// For each bank, how many of its first places hold the keys the last
+    /// list checked for duplicates kept, none repeated: a list of as many
+    /// names or fewer, equal to those, needs no duplicate check.
+    memos_distinct: [usize; 8],
     /// The entry whose value, at the end of the byte buffer, the next
     /// character data extends (set by `cdata`, cleared by anything else
     /// that changes where text goes).
@@ -199,6 +203,8 @@ thread_local! {
     /// Attribute keys taken from [`Builder::memos`], so that tests can
     /// tell the memos were used.
     pub(crate) static MEMO_KEYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Attribute lists added without the duplicate check.
+    pub(crate) static SAME_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// A range of [`StructData::bytes`].
@@ -656,6 +662,46 @@ impl StructData {
         PackedSpan::pack(span, &mut self.long_spans)
     }
 
+    /// The key `write` appends, for the list of attributes from `first`
+    /// on: stored unless an earlier key of the list is equal (`keys`
+    /// holds theirs). Returns its span (the earlier one's if repeated),
+    /// its class and the earlier one's place.
+    fn new_key(
+        &mut self,
+        keys: &mut KeySet,
+        first: usize,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> (PackedSpan, u64, Option<usize>) {
+        let mark = self.bytes.len();
+        write(&mut self.bytes);
+        let (bytes, long_spans) = (&self.bytes, &self.long_spans);
+        let stored = &bytes[mark..];
+        let class = KeySet::class(stored);
+        let earlier_keys = self.attributes.get(first..).unwrap_or_default();
+        let earlier = keys.find_or_add(
+            || stored,
+            class,
+            earlier_keys.len(),
+            |slot| {
+                earlier_keys[slot]
+                    .key
+                    .unpack(long_spans)
+                    .map_or(&[][..], |s| s.of(bytes))
+            },
+        );
+        let key = if let Some(slot) = earlier {
+            self.bytes.truncate(mark);
+            earlier_keys[slot].key
+        } else {
+            let span = Span {
+                start: mark,
+                len: self.bytes.len() - mark,
+            };
+            PackedSpan::pack(span, &mut self.long_spans)
+        };
+        (key, class, earlier)
+    }
+
     /// Adds an entry.
     fn push(&mut self, tag: u32, kind: EntryType, level: i64, value: PackedSpan) {
         let level_kind = match i32::try_from(level) {
@@ -1045,16 +1091,41 @@ impl Builder {
         if under.is_some() && self.memos_under != under {
             self.memos.clear();
             self.memos.resize(8 * MEMO_PLACES, KeyMemo::NONE);
+            self.memos_distinct = [0; 8];
             self.memos_under = under;
         }
         // no memos at all without `under`
-        let memos = match bank {
-            Some(bank) => self
-                .memos
-                .get_mut(bank * MEMO_PLACES..(bank + 1) * MEMO_PLACES)
-                .unwrap_or_default(),
-            None => &mut [],
+        let (memos, distinct) = match bank {
+            Some(bank) => (
+                self.memos
+                    .get_mut(bank * MEMO_PLACES..(bank + 1) * MEMO_PLACES)
+                    .unwrap_or_default(),
+                self.memos_distinct.get_mut(bank),
+            ),
+            None => (&mut [][..], None),
         };
+        let mut no_memos = 0;
+        let distinct = distinct.unwrap_or(&mut no_memos);
+        if attributes.len() <= *distinct
+            && attributes
+                .iter()
+                .zip(&*memos)
+                .all(|(&(name, _), memo)| short_name(name) == Some(memo.raw))
+        {
+            // the keys of the places, distinct: only the values are new
+            #[cfg(test)]
+            SAME_NAMES.set(SAME_NAMES.get() + 1);
+            for (&(_, raw_value), memo) in attributes.iter().zip(&*memos) {
+                let value = data.store(|out| value(raw_value, out));
+                data.attributes.push(PackedAttribute {
+                    key: memo.key,
+                    value,
+                });
+            }
+            return;
+        }
+        // the first places whose keys are remembered, none repeated
+        let (mut kept, mut counting) = (0, true);
         for (place, &(name, raw_value)) in attributes.iter().enumerate() {
             let count = data.attributes.len() - first;
             let slot = memos.get_mut(place);
@@ -1073,52 +1144,29 @@ impl Builder {
                 );
                 (memo.key, earlier)
             } else {
-                let mark = data.bytes.len();
-                key(name, &mut data.bytes);
-                let (bytes, long_spans) = (&data.bytes, &data.long_spans);
-                let stored = &bytes[mark..];
-                let class = KeySet::class(stored);
-                let earlier = self.keys.find_or_add(
-                    || stored,
-                    class,
-                    count,
-                    |slot| {
-                        data.attributes[first + slot]
-                            .key
-                            .unpack(long_spans)
-                            .map_or(&[][..], |s| s.of(bytes))
-                    },
-                );
-                let key = if let Some(slot) = earlier {
-                    data.bytes.truncate(mark);
-                    data.attributes[first + slot].key
-                } else {
-                    let span = Span {
-                        start: mark,
-                        len: data.bytes.len() - mark,
-                    };
-                    PackedSpan::pack(span, &mut data.long_spans)
-                };
+                let (key, class, earlier) =
+                    data.new_key(&mut self.keys, first, |out| key(name, out));
                 if let Some(raw) = short
                     && let Some(memo) = memos.get_mut(place)
                 {
                     *memo = KeyMemo { raw, key, class };
+                } else {
+                    counting = false;
                 }
                 (key, earlier)
             };
-            let start = data.bytes.len();
-            value(raw_value, &mut data.bytes);
-            let span = Span {
-                start,
-                len: data.bytes.len() - start,
-            };
-            let value = PackedSpan::pack(span, &mut data.long_spans);
+            counting &= earlier.is_none();
+            if counting {
+                kept = place + 1;
+            }
+            let value = data.store(|out| value(raw_value, out));
             if let Some(slot) = earlier {
                 data.attributes[first + slot].value = value;
             } else {
                 data.attributes.push(PackedAttribute { key, value });
             }
         }
+        *distinct = kept;
     }
 
     /// An element end; `tag` is decoded and folded. No depth check, as in
