@@ -994,6 +994,7 @@ fn decode_tag_other(coding: &Coding, raw: &[u8], out: &mut Vec<u8>, scratch: &mu
 /// array for each attribute in turn, in the first slots of `slots.array`:
 /// returns how many. The slots (and their allocations) are reused from
 /// call to call; those past the count are spare.
+#[inline]
 fn attribute_array(
     coding: &Coding,
     attributes: &[Attribute<'_>],
@@ -1043,6 +1044,7 @@ thread_local! {
 
 /// [`attribute_array`] for any list: each name decoded unless its slot
 /// holds its key already, each key checked against the earlier ones.
+#[inline(never)]
 fn attribute_array_general(
     coding: &Coding,
     attributes: &[Attribute<'_>],
