@@ -1193,10 +1193,16 @@ impl Builder {
     /// element end, and at a recorded start before its entry (text goes
     /// to the last start's entry or the last `cdata` entry only, and a
     /// start's attributes are complete at the next event).
+    #[inline]
     fn settle(&mut self) {
-        if !self.discard_after_not_utf8 || self.data.not_utf8 {
-            return;
+        if self.discard_after_not_utf8 && !self.data.not_utf8 {
+            self.check_strings();
         }
+    }
+
+    /// [`settle`](Self::settle)'s check.
+    #[inline(never)]
+    fn check_strings(&mut self) {
         let data = &self.data;
         let text = |s: PackedSpan| data.text(s);
         let entries = data
