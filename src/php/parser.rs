@@ -1176,7 +1176,7 @@ fn decode_optional<'b, const N: usize>(
 impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// The rest of a start tag with attributes, whose name is on the name
     /// stack from `at`.
-    #[inline(never)]
+    #[inline]
     fn start_element_with(&mut self, at: usize, attributes: &[Attribute<'_>]) {
         let coding = self.coding;
         let buffers = &mut *self.buffers;
