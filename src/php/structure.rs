@@ -823,6 +823,30 @@ pub(crate) fn recent_way(name: &[u8]) -> usize {
     (name.len() ^ first ^ (last << 1)) & 15
 }
 
+/// How many `<` and `=` bytes `input` holds: 32 byte counters for each,
+/// one per place in a 32-byte word (vectorized), each taking at most 255
+/// words before they are added up.
+fn count_tags_and_equals(input: &[u8]) -> (usize, usize) {
+    let (mut tags, mut equals) = (0, 0);
+    for block in input.chunks(255 * 32) {
+        let (words, tail) = block.as_chunks::<32>();
+        let (mut t, mut e) = ([0u8; 32], [0u8; 32]);
+        for word in words {
+            for i in 0..32 {
+                t[i] += u8::from(word[i] == b'<');
+                e[i] += u8::from(word[i] == b'=');
+            }
+        }
+        tags += t.iter().map(|&n| usize::from(n)).sum::<usize>();
+        equals += e.iter().map(|&n| usize::from(n)).sum::<usize>();
+        for &b in tail {
+            tags += usize::from(b == b'<');
+            equals += usize::from(b == b'=');
+        }
+    }
+    (tags, equals)
+}
+
 /// `a == b` for tag names, in line for the usual names of at most 16
 /// bytes (as two overlapping words, or four bytes, compared), with no call.
 #[inline]
@@ -889,14 +913,7 @@ impl Builder {
         if !packed {
             return;
         }
-        // counted in runs short enough for byte counters (vectorized), a
-        // multiple of 32 bytes: a run's tail is counted a byte at a time
-        let (tags, equals) = input.chunks(224).fold((0, 0), |(tags, equals), run| {
-            let (t, e) = run.iter().fold((0u8, 0u8), |(t, e), &b| {
-                (t + u8::from(b == b'<'), e + u8::from(b == b'='))
-            });
-            (tags + usize::from(t), equals + usize::from(e))
-        });
+        let (tags, equals) = count_tags_and_equals(input);
         data.entries.reserve((2 * tags).min(input.len() / 2) + 16);
         data.attributes.reserve(equals.min(input.len() / 4) + 16);
     }
@@ -1356,6 +1373,23 @@ mod tests {
                 assert_eq!(same_name(a, &base[..m]), n == m);
             }
         }
+    }
+
+    /// The counts of `<` and `=` are those of a plain filter, at every
+    /// length around the block and word sizes.
+    #[test]
+    fn tags_and_equals_are_counted() {
+        let text: Vec<u8> = (0..20_000u32)
+            .map(|i| b"<a=b>c<<==x"[(i * 7 % 11) as usize])
+            .collect();
+        for len in (0..70).chain(8150..8200).chain([16_320, 16_321, 20_000]) {
+            let s = &text[..len];
+            let want = s.iter().fold((0, 0), |(t, e), &b| {
+                (t + usize::from(b == b'<'), e + usize::from(b == b'='))
+            });
+            assert_eq!(count_tags_and_equals(s), want, "{len}");
+        }
+        assert_eq!(count_tags_and_equals(&vec![b'<'; 20_000]), (20_000, 0));
     }
 
     #[test]
