@@ -66,6 +66,11 @@ struct AttributeSlots {
     /// the key's class: the same name again keeps the key. Made under the
     /// same [`NameKey`] as the open names.
     raw_names: Vec<Option<(ShortName, u64)>>,
+    /// How many of the first slots hold the keys the last array made
+    /// through the duplicate check kept (distinct, each decoded from the
+    /// name in its `raw_names`): a list of as many names or fewer, equal
+    /// to those, gives those keys and needs no duplicate check.
+    distinct: usize,
 }
 
 impl Buffers {
@@ -83,13 +88,15 @@ impl Buffers {
         self.names.restart(key);
         for slots in &mut self.attributes {
             slots.raw_names.clear();
+            slots.distinct = 0;
         }
     }
 }
 
-/// Which of the [`Buffers`]' attribute arrays an element named `tag` uses.
+/// Which of the [`Buffers`]' attribute arrays an element named `tag` uses
+/// (and which of the struct builder's memos of attribute keys).
 #[inline]
-fn attribute_bank(tag: &[u8]) -> usize {
+pub(crate) fn attribute_bank(tag: &[u8]) -> usize {
     (tag.len() ^ tag.last().map_or(0, |&b| usize::from(b))) & 7
 }
 
@@ -116,7 +123,7 @@ struct OpenNames {
 /// element events reach the adapter (otherwise the core's open tags
 /// change unseen). One byte, compared on every parse call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct NameKey(u8);
+pub(crate) struct NameKey(u8);
 
 impl NameKey {
     fn new(options: Options, element: bool) -> Self {
@@ -984,10 +991,61 @@ fn decode_tag_other(coding: &Coding, raw: &[u8], out: &mut Vec<u8>, scratch: &mu
 }
 
 /// The attribute array PHP builds, as `symtable_update()` on an empty
-/// array for each attribute in turn, in the first slots of `array`:
+/// array for each attribute in turn, in the first slots of `slots.array`:
 /// returns how many. The slots (and their allocations) are reused from
 /// call to call; those past the count are spare.
+#[inline]
 fn attribute_array(
+    coding: &Coding,
+    attributes: &[Attribute<'_>],
+    slots: &mut AttributeSlots,
+    keys: &mut KeySet,
+    scratch: &mut Vec<u8>,
+) -> usize {
+    let n = attributes.len();
+    if n <= slots.distinct
+        && n < MANY
+        && attributes
+            .iter()
+            .zip(&slots.raw_names)
+            .all(|(&(name, _), cached)| {
+                cached.is_some_and(|(raw, _)| short_name(name) == Some(raw))
+            })
+    {
+        // the keys of the last such list, in the same places: only the
+        // values are new
+        #[cfg(test)]
+        SAME_NAMES.set(SAME_NAMES.get() + 1);
+        for (&(_, value), (_, v)) in attributes.iter().zip(&mut slots.array) {
+            v.clear();
+            decode_into(value, coding.options.target, v);
+        }
+        return n;
+    }
+    let len = attribute_array_general(
+        coding,
+        attributes,
+        &mut slots.array,
+        &mut slots.raw_names,
+        keys,
+        scratch,
+    );
+    // the keys it kept: each where its name was decoded, none repeated
+    slots.distinct = len;
+    len
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Attribute arrays made without the duplicate check, their names
+    /// those of the last array made in their slots.
+    static SAME_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// [`attribute_array`] for any list: each name decoded unless its slot
+/// holds its key already, each key checked against the earlier ones.
+#[inline(never)]
+fn attribute_array_general(
     coding: &Coding,
     attributes: &[Attribute<'_>],
     array: &mut Vec<(Key, Vec<u8>)>,
@@ -1049,14 +1107,23 @@ fn attribute_array(
 /// A raw name of at most 16 bytes, exactly: its length and the words
 /// [`push_upper`] folds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ShortName {
+pub(crate) struct ShortName {
     len: usize,
     head: u64,
     tail: u64,
 }
 
+impl ShortName {
+    /// No name: equal to no [`short_name`].
+    pub(crate) const NONE: Self = Self {
+        len: usize::MAX,
+        head: 0,
+        tail: 0,
+    };
+}
+
 #[inline]
-fn short_name(raw: &[u8]) -> Option<ShortName> {
+pub(crate) fn short_name(raw: &[u8]) -> Option<ShortName> {
     let len = raw.len();
     let (head, tail) = if len > 16 {
         return None;
@@ -1109,7 +1176,7 @@ fn decode_optional<'b, const N: usize>(
 impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// The rest of a start tag with attributes, whose name is on the name
     /// stack from `at`.
-    #[inline(never)]
+    #[inline]
     fn start_element_with(&mut self, at: usize, attributes: &[Attribute<'_>]) {
         let coding = self.coding;
         let buffers = &mut *self.buffers;
@@ -1120,8 +1187,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             let len = attribute_array(
                 coding,
                 attributes,
-                &mut slots.array,
-                &mut slots.raw_names,
+                slots,
                 &mut buffers.keys,
                 &mut buffers.scratch,
             );
@@ -1142,12 +1208,12 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 }
             } else {
                 let scratch = &mut buffers.scratch;
-                for &(name, value) in attributes {
-                    builder.attribute(
-                        |out| decode_tag_append(coding, name, out, scratch),
-                        |out| decode_into(value, coding.options.target, out),
-                    );
-                }
+                builder.attributes(
+                    attributes,
+                    buffers.names.key.map(|key| (key, attribute_bank(tag))),
+                    |name, out| decode_tag_append(coding, name, out, scratch),
+                    |value, out| decode_into(value, coding.options.target, out),
+                );
             }
         }
     }
@@ -1461,6 +1527,144 @@ mod tests {
                 vec![s("x", "13"), s("id", "14")],
             ]
         );
+    }
+
+    /// Documents of tags whose attribute names repeat, move, fold onto
+    /// each other and change with the options, for the struct builder.
+    fn attribute_documents() -> Vec<Vec<String>> {
+        const NAMES: [&str; 12] = [
+            "a",
+            "A",
+            "id",
+            "ID",
+            "iD",
+            "name",
+            "naïve",
+            "b",
+            "x",
+            "value",
+            "a-long-attribute-name",
+            "a-long-attribute-namE",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        (0..60)
+            .map(|_| {
+                let mut tags = Vec::new();
+                let mut last_tag = "s";
+                let mut last: Vec<&str> = Vec::new();
+                for _ in 0..40 {
+                    // mostly the tag before, whose slots hold the names
+                    let tag = if next(3) == 0 {
+                        ["s", "S", "t", "setting"][next(4)]
+                    } else {
+                        last_tag
+                    };
+                    // often the names of the tag before, sometimes changed
+                    let mut names = if next(3) == 0 {
+                        (0..next(20))
+                            .map(|_| NAMES[if next(6) == 0 { next(12) } else { next(10) }])
+                            .collect()
+                    } else {
+                        last.clone()
+                    };
+                    if !names.is_empty() && next(4) == 0 {
+                        let at = next(names.len());
+                        names[at] = NAMES[if next(6) == 0 { next(12) } else { next(10) }];
+                    }
+                    if next(8) == 0 {
+                        names.truncate(next(names.len() + 1));
+                    }
+                    // XML has no duplicate names: keep the first of each
+                    let mut seen = Vec::new();
+                    names.retain(|n| {
+                        let new = !seen.contains(n);
+                        seen.push(*n);
+                        new
+                    });
+                    let mut doc = String::from("<");
+                    doc.push_str(tag);
+                    for (i, n) in names.iter().enumerate() {
+                        let value = format!(" {n}='v{i}é{}'", next(100));
+                        doc.push_str(&value);
+                    }
+                    doc.push_str("/>");
+                    tags.push(doc);
+                    last = names;
+                    last_tag = tag;
+                }
+                tags
+            })
+            .collect()
+    }
+
+    /// The struct builder's memos of attribute keys give what the
+    /// handler's array gives (the builder's other path, which decodes every
+    /// name), under every target and case folding.
+    #[test]
+    fn remembered_attribute_keys_are_those_of_their_names() {
+        let used = crate::php::structure::MEMO_KEYS.get();
+        let same = crate::php::structure::SAME_NAMES.get();
+        let mut reference = Elements {
+            set: HandlerSet::COMMON,
+            seen: Vec::new(),
+        };
+        for target in [
+            TargetEncoding::Utf8,
+            TargetEncoding::Iso8859_1,
+            TargetEncoding::UsAscii,
+        ] {
+            for (i, tags) in attribute_documents().iter().enumerate() {
+                let doc = &format!("<r>{}</r>", tags.concat());
+                let folding = i % 3 != 2;
+                let [mut parser, mut with_handler] = [(); 2].map(|()| {
+                    let mut p = Parser::new(None).unwrap();
+                    p.set_target_encoding(target);
+                    p.set_case_folding(folding);
+                    p
+                });
+                let got = parser.parse_into_struct(doc.as_bytes());
+                let want = with_handler.parse_into_struct_with(&mut reference, doc.as_bytes());
+                assert!(got.ok, "{doc}");
+                assert_eq!(got, want, "{target:?} {folding} {doc}");
+            }
+        }
+        assert!(crate::php::structure::MEMO_KEYS.get() - used > 5000);
+        assert!(crate::php::structure::SAME_NAMES.get() - same > 500);
+    }
+
+    /// The handler's arrays of a document's tags are those of each tag
+    /// parsed alone (no slots kept from an array before), under every
+    /// target and case folding: arrays of the names of the array before
+    /// skip the duplicate check.
+    #[test]
+    fn attribute_arrays_are_those_of_their_tags_alone() {
+        let used = SAME_NAMES.get();
+        for target in [TargetEncoding::Utf8, TargetEncoding::Iso8859_1] {
+            for (i, tags) in attribute_documents().iter().enumerate() {
+                let folding = i % 3 != 2;
+                let parser = || {
+                    let mut p = Parser::new(None).unwrap();
+                    p.set_target_encoding(target);
+                    p.set_case_folding(folding);
+                    p
+                };
+                let mut whole = Arrays(Vec::new());
+                let doc = format!("<r>{}</r>", tags.concat());
+                assert!(parser().parse(&mut whole, doc.as_bytes(), true));
+                let mut alone = Arrays(vec![vec![]]);
+                for tag in tags {
+                    assert!(parser().parse(&mut alone, tag.as_bytes(), true));
+                }
+                assert_eq!(whole.0, alone.0, "{target:?} {folding} {doc}");
+            }
+        }
+        assert!(SAME_NAMES.get() - used > 500);
     }
 
     /// Integer keys (only hand-made events have such names) are kept and

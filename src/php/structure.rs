@@ -6,6 +6,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::libxml::keyset::KeySet;
 use crate::php::array::{Key, key_int};
+use crate::php::parser::{NameKey, ShortName, short_name};
+use crate::sax::Attribute;
 
 /// A small fast hasher for the index's tag lookup (tags are short byte
 /// strings chosen by the document; the map is rebuilt for every call, and
@@ -134,10 +136,13 @@ pub(crate) struct Builder {
     recent: [u32; 16],
     /// `parser->level`.
     level: i64,
-    /// `parser->ltags`: full names (before `SKIP_TAGSTART`) of the open
-    /// elements up to `MAX_LEVEL`: the first `ltags_len` of these (the
-    /// others keep their allocations for reuse).
-    ltags: Vec<Vec<u8>>,
+    /// `parser->ltags`, the names of the open elements up to `MAX_LEVEL`,
+    /// as what `cdata` entries use them for: the index slot of each name
+    /// with `SKIP_TAGSTART` applied, [`NO_NAME`] for a level that holds no
+    /// name. The first `ltags_len` of these are set. (The slots are those
+    /// of this call's index: `begin` sets `ltags_len` to 0, and what later
+    /// parse calls add after `finish_data` only counts positions.)
+    ltags: Vec<u32>,
     ltags_len: usize,
     /// `parser->curtag`: the next index position; never reset.
     curtag: i64,
@@ -148,6 +153,18 @@ pub(crate) struct Builder {
     ctag: Option<usize>,
     /// The keys of the attribute array being built for the last start.
     keys: KeySet,
+    /// Attribute keys already in the byte buffer with the raw names they
+    /// were decoded from, by the element's bank and the attribute's place
+    /// in the tag ([`MEMO_PLACES`] a bank): the same name in the same
+    /// place of a tag of the same bank takes the span of its key instead
+    /// of decoding, folding and storing it again. Good while the buffer is
+    /// and the names are decoded under `memos_under`.
+    memos: Vec<KeyMemo>,
+    memos_under: Option<NameKey>,
+    /// For each bank, how many of its first places hold the keys the last
+    /// list checked for duplicates kept, none repeated: a list of as many
+    /// names or fewer, equal to those, needs no duplicate check.
+    memos_distinct: [usize; 8],
     /// The entry whose value, at the end of the byte buffer, the next
     /// character data extends (set by `cdata`, cleared by anything else
     /// that changes where text goes).
@@ -160,6 +177,34 @@ pub(crate) struct Builder {
     /// in that mode.
     unchecked_entries: usize,
     unchecked_attributes: usize,
+}
+
+/// An attribute key in the buffer, and the raw name it was made from.
+#[derive(Clone, Copy, Debug)]
+struct KeyMemo {
+    raw: ShortName,
+    key: PackedSpan,
+    class: u64,
+}
+
+impl KeyMemo {
+    const NONE: Self = Self {
+        raw: ShortName::NONE,
+        key: PackedSpan::NONE,
+        class: 0,
+    };
+}
+
+/// The attribute places of a tag that [`Builder::memos`] remembers.
+const MEMO_PLACES: usize = 16;
+
+#[cfg(test)]
+thread_local! {
+    /// Attribute keys taken from [`Builder::memos`], so that tests can
+    /// tell the memos were used.
+    pub(crate) static MEMO_KEYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Attribute lists added without the duplicate check.
+    pub(crate) static SAME_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// A range of [`StructData::bytes`].
@@ -269,6 +314,9 @@ const LONG_LEVEL: i32 = i32::MIN >> 2;
 
 /// A tag slot no index has.
 const NO_TAG: u32 = u32::MAX;
+
+/// A level of `Builder::ltags` that holds no name (an empty one).
+const NO_NAME: u32 = u32::MAX - 1;
 
 impl PackedEntry {
     fn kind(self) -> EntryType {
@@ -614,6 +662,46 @@ impl StructData {
         PackedSpan::pack(span, &mut self.long_spans)
     }
 
+    /// The key `write` appends, for the list of attributes from `first`
+    /// on: stored unless an earlier key of the list is equal (`keys`
+    /// holds theirs). Returns its span (the earlier one's if repeated),
+    /// its class and the earlier one's place.
+    fn new_key(
+        &mut self,
+        keys: &mut KeySet,
+        first: usize,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> (PackedSpan, u64, Option<usize>) {
+        let mark = self.bytes.len();
+        write(&mut self.bytes);
+        let (bytes, long_spans) = (&self.bytes, &self.long_spans);
+        let stored = &bytes[mark..];
+        let class = KeySet::class(stored);
+        let earlier_keys = self.attributes.get(first..).unwrap_or_default();
+        let earlier = keys.find_or_add(
+            || stored,
+            class,
+            earlier_keys.len(),
+            |slot| {
+                earlier_keys[slot]
+                    .key
+                    .unpack(long_spans)
+                    .map_or(&[][..], |s| s.of(bytes))
+            },
+        );
+        let key = if let Some(slot) = earlier {
+            self.bytes.truncate(mark);
+            earlier_keys[slot].key
+        } else {
+            let span = Span {
+                start: mark,
+                len: self.bytes.len() - mark,
+            };
+            PackedSpan::pack(span, &mut self.long_spans)
+        };
+        (key, class, earlier)
+    }
+
     /// Adds an entry.
     fn push(&mut self, tag: u32, kind: EntryType, level: i64, value: PackedSpan) {
         let level_kind = match i32::try_from(level) {
@@ -735,6 +823,59 @@ pub(crate) fn recent_way(name: &[u8]) -> usize {
     (name.len() ^ first ^ (last << 1)) & 15
 }
 
+/// How many `<` and `=` bytes `input` holds: 32 byte counters for each,
+/// one per place in a 32-byte word (vectorized), each taking at most 255
+/// words before they are added up.
+fn count_tags_and_equals(input: &[u8]) -> (usize, usize) {
+    let (mut tags, mut equals) = (0, 0);
+    for block in input.chunks(255 * 32) {
+        let (words, tail) = block.as_chunks::<32>();
+        let (mut t, mut e) = ([0u8; 32], [0u8; 32]);
+        for word in words {
+            for i in 0..32 {
+                t[i] += u8::from(word[i] == b'<');
+                e[i] += u8::from(word[i] == b'=');
+            }
+        }
+        tags += t.iter().map(|&n| usize::from(n)).sum::<usize>();
+        equals += e.iter().map(|&n| usize::from(n)).sum::<usize>();
+        for &b in tail {
+            tags += usize::from(b == b'<');
+            equals += usize::from(b == b'=');
+        }
+    }
+    (tags, equals)
+}
+
+/// `a == b` for tag names, in line for the usual names of at most 16
+/// bytes (as two overlapping words, or four bytes, compared), with no call.
+#[inline]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 4 {
+        return a == b;
+    }
+    let words = |s: &[u8]| -> Option<(u64, u64)> {
+        if n >= 8 {
+            let (head, tail) = (s.first_chunk::<8>()?, s.last_chunk::<8>()?);
+            Some((u64::from_le_bytes(*head), u64::from_le_bytes(*tail)))
+        } else {
+            let (head, tail) = (s.first_chunk::<4>()?, s.last_chunk::<4>()?);
+            Some((
+                u32::from_le_bytes(*head).into(),
+                u32::from_le_bytes(*tail).into(),
+            ))
+        }
+    };
+    if n <= 16 {
+        return words(a) == words(b);
+    }
+    a == b
+}
+
 /// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
 #[inline]
 pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
@@ -767,17 +908,12 @@ impl Builder {
         self.ltags_len = 0;
         self.ctag = None;
         self.text_to = None;
+        self.memos_under = None;
         data.bytes.reserve(input.len());
         if !packed {
             return;
         }
-        // counted in runs short enough for byte counters (vectorized)
-        let (tags, equals) = input.chunks(255).fold((0, 0), |(tags, equals), run| {
-            let (t, e) = run.iter().fold((0u8, 0u8), |(t, e), &b| {
-                (t + u8::from(b == b'<'), e + u8::from(b == b'='))
-            });
-            (tags + usize::from(t), equals + usize::from(e))
-        });
+        let (tags, equals) = count_tags_and_equals(input);
         data.entries.reserve((2 * tags).min(input.len() / 2) + 16);
         data.attributes.reserve(equals.min(input.len() / 4) + 16);
     }
@@ -796,6 +932,7 @@ impl Builder {
     pub(crate) fn finish_data(&mut self, ok: bool) -> StructData {
         self.ctag = None;
         self.text_to = None;
+        self.memos_under = None;
         let mut data = std::mem::take(&mut self.data);
         data.ok = ok;
         debug_assert_eq!(
@@ -819,25 +956,39 @@ impl Builder {
 
     /// `_xml_add_to_info()`: takes the next position, returns the tag's
     /// slot (the position is the entry's: [`StructData::index`]).
+    #[inline]
     fn add_to_info(&mut self, name: &[u8]) -> u32 {
         // Tags repeat: a few recent slots, checked against the index's own
         // copy of the name, save most hash lookups.
-        let tags = &mut self.data.tags;
         let way = recent_way(name);
         let cached = self.recent[way];
-        let slot = if tags.get(cached as usize).is_some_and(|tag| tag == name) {
+        let slot = if self
+            .data
+            .tags
+            .get(cached as usize)
+            .is_some_and(|tag| same_name(tag, name))
+        {
             cached
-        } else if let Some(&slot) = self.index_slots.get(name) {
-            slot
         } else {
-            // a slot past u32 would take 2^32 entries: see `PackedEntry`
-            let slot = u32::try_from(tags.len()).unwrap_or(NO_TAG);
-            tags.push(name.to_vec());
-            self.index_slots.insert(name.to_vec(), slot);
+            let slot = self.tag_slot(name);
+            self.recent[way] = slot;
             slot
         };
-        self.recent[way] = slot;
         self.curtag += 1;
+        slot
+    }
+
+    /// The slot of the tag `name` in the index, made if it is new.
+    #[inline(never)]
+    fn tag_slot(&mut self, name: &[u8]) -> u32 {
+        if let Some(&slot) = self.index_slots.get(name) {
+            return slot;
+        }
+        let tags = &mut self.data.tags;
+        // a slot past u32 would take 2^32 entries: see `PackedEntry`
+        let slot = u32::try_from(tags.len()).unwrap_or(NO_TAG);
+        tags.push(name.to_vec());
+        self.index_slots.insert(name.to_vec(), slot);
         slot
     }
 
@@ -862,15 +1013,13 @@ impl Builder {
         if depth > self.ltags_len {
             let end = depth.min(self.ltags.len());
             let start = self.ltags_len.min(end);
-            self.ltags[start..end].iter_mut().for_each(Vec::clear);
+            self.ltags[start..end].fill(NO_NAME);
         }
-        if depth < self.ltags.len() {
-            let slot = &mut self.ltags[depth];
-            slot.clear();
-            slot.extend_from_slice(tag);
+        if let Some(level) = self.ltags.get_mut(depth) {
+            *level = slot;
         } else {
-            self.ltags.resize(depth, Vec::new());
-            self.ltags.push(tag.to_vec());
+            self.ltags.resize(depth, NO_NAME);
+            self.ltags.push(slot);
         }
         self.ltags_len = depth + 1;
         self.lastwasopen = true;
@@ -934,6 +1083,109 @@ impl Builder {
         }
     }
 
+    /// The attributes of the entry [`start`](Self::start) made, each as
+    /// [`attribute`](Self::attribute) adds it: `key` and `value` append
+    /// the decoded name and value of a raw one to the buffer they are
+    /// given. `under` says how names are decoded and the element's bank
+    /// (below 8) for the memos of its keys (`None`: nothing remembered).
+    pub(crate) fn attributes(
+        &mut self,
+        attributes: &[Attribute<'_>],
+        under: Option<(NameKey, usize)>,
+        mut key: impl FnMut(&[u8], &mut Vec<u8>),
+        value: impl Fn(&[u8], &mut Vec<u8>),
+    ) {
+        let data = &mut self.data;
+        if data.not_utf8 {
+            // no attribute has a say in `$index`
+            return;
+        }
+        let Some(entry) = data.entries.last() else {
+            return;
+        };
+        let first = entry.attributes_start as usize;
+        let (under, bank) = under.unzip();
+        if under.is_some() && self.memos_under != under {
+            self.memos.clear();
+            self.memos.resize(8 * MEMO_PLACES, KeyMemo::NONE);
+            self.memos_distinct = [0; 8];
+            self.memos_under = under;
+        }
+        // no memos at all without `under`
+        let (memos, distinct) = match bank {
+            Some(bank) => (
+                self.memos
+                    .get_mut(bank * MEMO_PLACES..(bank + 1) * MEMO_PLACES)
+                    .unwrap_or_default(),
+                self.memos_distinct.get_mut(bank),
+            ),
+            None => (&mut [][..], None),
+        };
+        let mut no_memos = 0;
+        let distinct = distinct.unwrap_or(&mut no_memos);
+        if attributes.len() <= *distinct
+            && attributes
+                .iter()
+                .zip(&*memos)
+                .all(|(&(name, _), memo)| short_name(name) == Some(memo.raw))
+        {
+            // the keys of the places, distinct: only the values are new
+            #[cfg(test)]
+            SAME_NAMES.set(SAME_NAMES.get() + 1);
+            for (&(_, raw_value), memo) in attributes.iter().zip(&*memos) {
+                let value = data.store(|out| value(raw_value, out));
+                data.attributes.push(PackedAttribute {
+                    key: memo.key,
+                    value,
+                });
+            }
+            return;
+        }
+        // the first places whose keys are remembered, none repeated
+        let (mut kept, mut counting) = (0, true);
+        for (place, &(name, raw_value)) in attributes.iter().enumerate() {
+            let count = data.attributes.len() - first;
+            let slot = memos.get_mut(place);
+            let short = slot.as_ref().and_then(|_| short_name(name));
+            let memo = slot.filter(|m| Some(m.raw) == short);
+            let (key, earlier) = if let Some(&mut memo) = memo {
+                #[cfg(test)]
+                MEMO_KEYS.set(MEMO_KEYS.get() + 1);
+                let (bytes, long_spans) = (&data.bytes, &data.long_spans);
+                let text = |s: PackedSpan| s.unpack(long_spans).map_or(&[][..], |s| s.of(bytes));
+                let earlier = self.keys.find_or_add(
+                    || text(memo.key),
+                    memo.class,
+                    count,
+                    |slot| text(data.attributes[first + slot].key),
+                );
+                (memo.key, earlier)
+            } else {
+                let (key, class, earlier) =
+                    data.new_key(&mut self.keys, first, |out| key(name, out));
+                if let Some(raw) = short
+                    && let Some(memo) = memos.get_mut(place)
+                {
+                    *memo = KeyMemo { raw, key, class };
+                } else {
+                    counting = false;
+                }
+                (key, earlier)
+            };
+            counting &= earlier.is_none();
+            if counting {
+                kept = place + 1;
+            }
+            let value = data.store(|out| value(raw_value, out));
+            if let Some(slot) = earlier {
+                data.attributes[first + slot].value = value;
+            } else {
+                data.attributes.push(PackedAttribute { key, value });
+            }
+        }
+        *distinct = kept;
+    }
+
     /// An element end; `tag` is decoded and folded. No depth check, as in
     /// PHP: past `MAX_LEVEL` the first end retypes the deepest recorded
     /// start as `complete`, the following ones add `close` entries.
@@ -958,10 +1210,16 @@ impl Builder {
     /// element end, and at a recorded start before its entry (text goes
     /// to the last start's entry or the last `cdata` entry only, and a
     /// start's attributes are complete at the next event).
+    #[inline]
     fn settle(&mut self) {
-        if !self.discard_after_not_utf8 || self.data.not_utf8 {
-            return;
+        if self.discard_after_not_utf8 && !self.data.not_utf8 {
+            self.check_strings();
         }
+    }
+
+    /// [`settle`](Self::settle)'s check.
+    #[inline(never)]
+    fn check_strings(&mut self) {
         let data = &self.data;
         let text = |s: PackedSpan| data.text(s);
         let entries = data
@@ -1070,11 +1328,16 @@ impl Builder {
             if depth >= self.ltags_len {
                 return;
             }
-            let parent = std::mem::take(&mut self.ltags[depth]);
-            let slot = self.add_to_info(skip_tagstart(&parent, skip));
+            let slot = match self.ltags[depth] {
+                NO_NAME => self.add_to_info(skip_tagstart(b"", skip)),
+                slot => {
+                    // the parent's name, added to the index at its start
+                    self.curtag += 1;
+                    slot
+                }
+            };
             let value = self.data.store(write);
             self.data.push(slot, EntryType::Cdata, self.level, value);
-            self.ltags[depth] = parent;
             self.text_to = Some(self.data.entries.len() - 1);
         }
     }
@@ -1088,6 +1351,45 @@ mod tests {
     fn packed_entries_and_attributes_stay_small() {
         assert_eq!(size_of::<PackedEntry>(), 20);
         assert_eq!(size_of::<PackedAttribute>(), 16);
+    }
+
+    /// `same_name` is `==`: names of every length up to 24 against
+    /// themselves, against every one-byte change and against other
+    /// lengths.
+    #[test]
+    fn names_compare_as_slices() {
+        let base: Vec<u8> = (0..24u8).map(|i| b'A' + i).collect();
+        for n in 0..=24 {
+            let a = &base[..n];
+            assert!(same_name(a, a));
+            for at in 0..n {
+                for b in [0u8, b'a', 0x80, 0xFF] {
+                    let mut changed = a.to_vec();
+                    changed[at] ^= b | 1;
+                    assert_eq!(same_name(a, &changed), a == changed.as_slice());
+                }
+            }
+            for m in 0..=24 {
+                assert_eq!(same_name(a, &base[..m]), n == m);
+            }
+        }
+    }
+
+    /// The counts of `<` and `=` are those of a plain filter, at every
+    /// length around the block and word sizes.
+    #[test]
+    fn tags_and_equals_are_counted() {
+        let text: Vec<u8> = (0..20_000u32)
+            .map(|i| b"<a=b>c<<==x"[(i * 7 % 11) as usize])
+            .collect();
+        for len in (0..70).chain(8150..8200).chain([16_320, 16_321, 20_000]) {
+            let s = &text[..len];
+            let want = s.iter().fold((0, 0), |(t, e), &b| {
+                (t + usize::from(b == b'<'), e + usize::from(b == b'='))
+            });
+            assert_eq!(count_tags_and_equals(s), want, "{len}");
+        }
+        assert_eq!(count_tags_and_equals(&vec![b'<'; 20_000]), (20_000, 0));
     }
 
     #[test]
