@@ -268,19 +268,6 @@ fn predefined_at(s: &[u8]) -> Option<(usize, u8)> {
     Some((len, value))
 }
 
-/// `out.extend_from_slice(src)`, without a call to `memcpy` for the short
-/// names of most documents.
-#[inline(always)]
-fn append_short(out: &mut Vec<u8>, src: &[u8]) {
-    if src.len() <= 8 {
-        for &b in src {
-            out.push(b);
-        }
-    } else {
-        out.extend_from_slice(src);
-    }
-}
-
 /// `out.extend_from_slice(&buf[from..to])` for a name: up to 16 bytes
 /// copied as 16 where `buf` has them (then cut back), without a call to
 /// `memcpy` or a step a byte.
