@@ -234,17 +234,19 @@ impl Core {
 
 #[cfg(test)]
 thread_local! {
-    /// Set by tests that compare the one-step tag paths with the general
-    /// ones they stand in for.
+    /// Set by tests that compare the one-step tag and text paths with the
+    /// general ones they stand in for.
     pub(super) static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The start tags the one-pass path of `plain_start_tag` took, so that
     /// tests can tell it was exercised.
     pub(super) static PLAIN_TAGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The texts `parse_char_data` took whole in its first turn.
+    pub(super) static FIRST_TURN_TEXTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// The attribute values `simple_value` took.
     pub(super) static SIMPLE_VALUES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Whether the one-step tag paths are off (only ever, in tests).
+/// Whether the one-step tag and text paths are off (only ever, in tests).
 #[inline]
 fn general_only() -> bool {
     #[cfg(test)]
