@@ -588,6 +588,81 @@ fn one_step_tags_agree_with_the_general_path() {
     });
 }
 
+/// The first turn of `parse_char_data`, taken whole, gives what the loop
+/// gives, event for event, with the same positions and error, on texts
+/// built from pieces near and past the edges of what it takes.
+#[test]
+fn first_turn_texts_agree_with_the_loop() {
+    const PIECES: &[&str] = &[
+        "",
+        " ",
+        "  ",
+        "\n",
+        "\n  ",
+        "\t",
+        "w",
+        "word ",
+        "abcdefgh",
+        "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ",
+        "&amp;",
+        "&#233;",
+        "&e;",
+        "\u{e9}",
+        "\u{44f}",
+        "\u{10000}",
+        "]",
+        "]]>",
+        "\r\n",
+        "\r",
+        "<b/>",
+        "<b>x</b>",
+        "<!--c-->",
+        "\x7f",
+        "\x01",
+    ];
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % n as u64).expect("below n")
+    };
+    let before = super::content::FIRST_TURN_TEXTS.get();
+    let all = HandlerSet {
+        element: true,
+        character_data: true,
+        default: true,
+        ..HandlerSet::NONE
+    };
+    let cases = if cfg!(debug_assertions) {
+        4_000
+    } else {
+        50_000
+    };
+    for _ in 0..cases {
+        let mut text = String::new();
+        for _ in 0..next(6) {
+            text.push_str(PIECES[next(PIECES.len())]);
+        }
+        let prolog = if next(4) == 0 {
+            "<!DOCTYPE r [<!ENTITY e 'E\tV'>]>"
+        } else {
+            ""
+        };
+        let body = format!("{prolog}<r>{text}</r>");
+        let doc = body.as_bytes();
+        let split = next(doc.len() + 1);
+        let fast = events_and_states(doc, split, all, false);
+        let general = events_and_states(doc, split, all, true);
+        assert_eq!(fast, general, "{body:?} split at {split}");
+    }
+    let taken = super::content::FIRST_TURN_TEXTS.get() - before;
+    assert!(
+        taken * 4 >= cases,
+        "only {taken} texts of {cases} documents were taken in the first turn"
+    );
+}
+
 // The pieces of the tags `one_step_tags_agree` builds.
 const BLANKS: &[&str] = &["", " ", "  ", "\n", "\t", "\r\n", " \n "];
 const NAMES: &[&str] = &[

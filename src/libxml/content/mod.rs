@@ -234,17 +234,19 @@ impl Core {
 
 #[cfg(test)]
 thread_local! {
-    /// Set by tests that compare the one-step tag paths with the general
-    /// ones they stand in for.
+    /// Set by tests that compare the one-step tag and text paths with the
+    /// general ones they stand in for.
     pub(super) static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The start tags the one-pass path of `plain_start_tag` took, so that
     /// tests can tell it was exercised.
     pub(super) static PLAIN_TAGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The texts `parse_char_data` took whole in its first turn.
+    pub(super) static FIRST_TURN_TEXTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// The attribute values `simple_value` took.
     pub(super) static SIMPLE_VALUES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Whether the one-step tag paths are off (only ever, in tests).
+/// Whether the one-step tag and text paths are off (only ever, in tests).
 #[inline]
 fn general_only() -> bool {
     #[cfg(test)]
@@ -268,19 +270,6 @@ fn predefined_at(s: &[u8]) -> Option<(usize, u8)> {
     Some((len, value))
 }
 
-/// `out.extend_from_slice(src)`, without a call to `memcpy` for the short
-/// names of most documents.
-#[inline(always)]
-fn append_short(out: &mut Vec<u8>, src: &[u8]) {
-    if src.len() <= 8 {
-        for &b in src {
-            out.push(b);
-        }
-    } else {
-        out.extend_from_slice(src);
-    }
-}
-
 /// `out.extend_from_slice(&buf[from..to])` for a name: up to 16 bytes
 /// copied as 16 where `buf` has them (then cut back), without a call to
 /// `memcpy` or a step a byte.
@@ -302,8 +291,19 @@ fn append_name(out: &mut Vec<u8>, buf: &[u8], from: usize, to: usize) {
 /// short names of most documents.
 #[inline]
 fn same_short(a: &[u8], b: &[u8]) -> bool {
-    if a.len() <= 8 && a.len() == b.len() {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 4 {
         a.iter().zip(b).all(|(x, y)| x == y)
+    } else if n <= 8 {
+        // two four-byte words, overlapping where n < 8
+        let word = |s: &[u8], i: usize| {
+            s.get(i..i + 4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        };
+        word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4)
     } else {
         a == b
     }
@@ -394,6 +394,30 @@ mod plain_prefix_tests {
                             .unwrap_or(s.len());
                         assert_eq!(plain_prefix(&s, table, third), want, "{s:?}");
                     }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod same_short_tests {
+    use super::same_short;
+
+    /// The word compares agree with `==` for every length up to past the
+    /// words, a difference at each place (and none), and unequal lengths.
+    #[test]
+    fn words_agree_with_the_slice_compare() {
+        let a: Vec<u8> = (b'a'..=b'z').collect();
+        for len in 0..=12 {
+            for other in 0..=12 {
+                for at in 0..=len {
+                    let x = &a[..len];
+                    let mut y = a[..other].to_vec();
+                    if at < other {
+                        y[at] = b'_';
+                    }
+                    assert_eq!(same_short(x, &y), x == y.as_slice(), "{x:?} {y:?}");
                 }
             }
         }

@@ -10,8 +10,8 @@ use crate::libxml::{Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State
 use crate::sax::Sax;
 
 use super::{
-    MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_name, append_short,
-    general_only, plain_prefix, predefined_at, scheme_end, valid_uri,
+    MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_name, general_only,
+    plain_prefix, predefined_at, scheme_end, valid_uri,
 };
 
 impl Core {
@@ -157,7 +157,7 @@ impl Core {
         // the pool's field, not `pooled_buffer`: `s` borrows the input
         let mut name = self.pools.name_pool.pop().unwrap_or_default();
         name.clear();
-        append_short(&mut name, &s[1..][..len]);
+        append_name(&mut name, s, 1, 1 + len);
         self.input.cur += len + 2;
         self.input.col += len as u64 + 2;
         if !self.disable_sax {

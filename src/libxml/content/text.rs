@@ -6,42 +6,100 @@ use crate::libxml::text_scan::{PLAIN_TEXT, plain_text_windows, text_run};
 use crate::libxml::{Core, State, err};
 use crate::sax::Sax;
 
-use super::plain_prefix;
+use super::{general_only, plain_prefix};
 
 impl Core {
-    /// `xmlParseCharData(ctxt, 0)`.
+    /// `xmlParseCharData(ctxt, 0)`. The loop's first turn here, in a small
+    /// function (blanks and line feeds up to `<`, the text between tags;
+    /// a run of plain text up to `<`, `&` or a multi-byte character), the
+    /// rest of the loop in [`char_data_more`](Self::char_data_more).
+    #[inline(never)]
     pub(in crate::libxml) fn parse_char_data(&mut self, sink: &mut impl Sax) {
-        let mut line = self.input.line;
-        let mut col = self.input.col;
-        let mut i = self.input.cur;
+        let line = self.input.line;
+        let col = self.input.col;
+        let i = self.get_more_space(self.input.cur);
+        if self.at(i) == b'<' {
+            if i > self.input.cur {
+                let s = self.input.cur;
+                self.input.cur = i;
+                self.emit_characters(sink, &self.input.buf[s..i]);
+            }
+            return;
+        }
+        if general_only() {
+            self.char_data_more(sink, i, 0, line, col);
+            return;
+        }
+        // a run of plain text up to `<`, `&` or a multi-byte character:
+        // what the loop's first turn does with it
+        let rest = self.input.buf.get(i..).unwrap_or_default();
+        let run = plain_text_prefix(rest);
+        let stop = rest.get(run).copied().unwrap_or(0);
+        if stop == b'<' || stop == b'&' || stop >= 0x80 {
+            #[cfg(test)]
+            super::FIRST_TURN_TEXTS.set(super::FIRST_TURN_TEXTS.get() + 1);
+            // the loop's first turn ends there: `<` and `&` return, any
+            // other character goes to xmlParseCharDataComplex
+            let end = i + run;
+            self.input.col += run as u64;
+            let s = self.input.cur;
+            if end > s {
+                if is_blank(self.raw()) {
+                    self.input.cur = end;
+                }
+                self.emit_characters(sink, &self.input.buf[s..end]);
+                if self.state != State::Content {
+                    return;
+                }
+            }
+            self.input.cur = end;
+            if stop >= 0x80 {
+                self.parse_char_data_complex(sink);
+            }
+            return;
+        }
+        // the run goes on in the loop (its bytes plain, counted there)
+        self.char_data_more(sink, i, run, line, col);
+    }
+
+    /// The `get_more_space` loop of `xmlParseCharData` from `i`: past
+    /// spaces and line feeds, counted on the line and column.
+    #[inline(always)]
+    fn get_more_space(&mut self, mut i: usize) -> usize {
         loop {
-            // get_more_space
-            loop {
-                let spaces = self
-                    .input
-                    .buf
-                    .get(i..)
-                    .map_or(0, |rest| rest.iter().take_while(|&&b| b == 0x20).count());
-                i += spaces;
-                self.input.col += spaces as u64;
-                if self.at(i) == 0xA {
-                    i = self.skip_line_feeds(i);
-                    continue;
-                }
-                break;
+            let spaces = self
+                .input
+                .buf
+                .get(i..)
+                .map_or(0, |rest| rest.iter().take_while(|&&b| b == 0x20).count());
+            i += spaces;
+            self.input.col += spaces as u64;
+            if self.at(i) == 0xA {
+                i = self.skip_line_feeds(i);
+                continue;
             }
-            if self.at(i) == b'<' {
-                let n = i - self.input.cur;
-                if n > 0 {
-                    let s = self.input.cur;
-                    self.input.cur = i;
-                    self.emit_characters(sink, &self.input.buf[s..i]);
-                }
-                return;
-            }
+            return i;
+        }
+    }
+
+    /// `xmlParseCharData` from its `get_more` loop at `i`, past the first
+    /// `get_more_space`, the `plain` bytes from `i` on known to be plain
+    /// text; `line` and `col` are where it started.
+    #[inline(never)]
+    fn char_data_more(
+        &mut self,
+        sink: &mut impl Sax,
+        mut i: usize,
+        mut plain: usize,
+        mut line: u64,
+        mut col: u64,
+    ) {
+        loop {
             // get_more
             loop {
-                let run = plain_text_prefix(&self.input.buf[i.min(self.input.buf.len())..]);
+                let run = plain
+                    + plain_text_prefix(&self.input.buf[(i + plain).min(self.input.buf.len())..]);
+                plain = 0;
                 i += run;
                 self.input.col += run as u64;
                 if self.at(i) == 0xA {
@@ -81,18 +139,29 @@ impl Core {
                 self.input.col = 1;
                 // `continue` of libxml2's do-while: the condition is tested
                 let b = self.at(i);
-                if (0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A {
-                    continue;
+                if !((0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A) {
+                    break;
                 }
-                break;
+            } else {
+                if self.at(i) == b'<' || self.at(i) == b'&' {
+                    return;
+                }
+                i = self.input.cur;
+                let b = self.at(i);
+                if !((0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A) {
+                    break;
+                }
             }
-            if self.at(i) == b'<' || self.at(i) == b'&' {
+            // the loop's next turn: get_more_space, then `<`
+            i = self.get_more_space(i);
+            if self.at(i) == b'<' {
+                let n = i - self.input.cur;
+                if n > 0 {
+                    let s = self.input.cur;
+                    self.input.cur = i;
+                    self.emit_characters(sink, &self.input.buf[s..i]);
+                }
                 return;
-            }
-            i = self.input.cur;
-            let b = self.at(i);
-            if !((0x20..=0x7F).contains(&b) || b == 0x09 || b == 0x0A) {
-                break;
             }
         }
         self.input.line = line;
@@ -106,6 +175,7 @@ impl Core {
     /// few more, as libxml2 does. Runs of characters that read as
     /// themselves ([`plain_text_run`](Self::plain_text_run)) are copied in one go; every other
     /// character takes libxml2's one-at-a-time path.
+    #[inline(never)]
     fn parse_char_data_complex(&mut self, sink: &mut impl Sax) {
         let mut buf = std::mem::take(&mut self.pools.text_buf);
         buf.clear();
@@ -170,7 +240,7 @@ impl Core {
 }
 
 /// How many bytes at the start of `s` are plain text ([`PLAIN_TEXT`]).
-#[inline]
+#[inline(always)]
 fn plain_text_prefix(s: &[u8]) -> usize {
     // Most runs end within a word, before a vector window would pay.
     const SHORT: usize = 8;
