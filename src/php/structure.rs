@@ -1045,29 +1045,7 @@ impl Builder {
             return;
         };
         let first = entry.attributes_start as usize;
-        let mark = data.bytes.len();
-        key(&mut data.bytes);
-        let name = &data.bytes[mark..];
-        let earlier_keys = data.attributes.get(first..).unwrap_or_default();
-        let (bytes, long_spans) = (&data.bytes, &data.long_spans);
-        let earlier = self.keys.find_or_add(
-            || name,
-            KeySet::class(name),
-            earlier_keys.len(),
-            |slot| {
-                earlier_keys[slot]
-                    .key
-                    .unpack(long_spans)
-                    .map_or(&[], |s| s.of(bytes))
-            },
-        );
-        let key = Span {
-            start: mark,
-            len: data.bytes.len() - mark,
-        };
-        if earlier.is_some() {
-            data.bytes.truncate(mark);
-        }
+        let (key, _, earlier) = data.new_key(&mut self.keys, first, key);
         let start = data.bytes.len();
         value(&mut data.bytes);
         let value = Span {
@@ -1078,7 +1056,6 @@ impl Builder {
         if let Some(slot) = earlier {
             data.attributes[first + slot].value = value;
         } else {
-            let key = PackedSpan::pack(key, &mut data.long_spans);
             data.attributes.push(PackedAttribute { key, value });
         }
     }
