@@ -1027,6 +1027,18 @@ impl Builder {
         true
     }
 
+    /// Where the attributes of the entry [`start`](Self::start) made begin
+    /// in `attributes`; `None` when there is no entry, or when the strings
+    /// are not UTF-8 (then no attribute has a say in `$index`).
+    #[inline]
+    fn attributes_start(&self) -> Option<usize> {
+        if self.data.not_utf8 {
+            return None;
+        }
+        let entry = self.data.entries.last()?;
+        Some(entry.attributes_start as usize)
+    }
+
     /// The next attribute of the entry [`start`](Self::start) made, as
     /// `symtable_update()` adds it to PHP's array: `key` and `value` append
     /// the decoded name and value to the buffer they are given. A key
@@ -1036,15 +1048,10 @@ impl Builder {
         key: impl FnOnce(&mut Vec<u8>),
         value: impl FnOnce(&mut Vec<u8>),
     ) {
-        let data = &mut self.data;
-        if data.not_utf8 {
-            // no attribute has a say in `$index`
-            return;
-        }
-        let Some(entry) = data.entries.last() else {
+        let Some(first) = self.attributes_start() else {
             return;
         };
-        let first = entry.attributes_start as usize;
+        let data = &mut self.data;
         let (key, _, earlier) = data.new_key(&mut self.keys, first, key);
         let start = data.bytes.len();
         value(&mut data.bytes);
@@ -1072,15 +1079,10 @@ impl Builder {
         mut key: impl FnMut(&[u8], &mut Vec<u8>),
         value: impl Fn(&[u8], &mut Vec<u8>),
     ) {
-        let data = &mut self.data;
-        if data.not_utf8 {
-            // no attribute has a say in `$index`
-            return;
-        }
-        let Some(entry) = data.entries.last() else {
+        let Some(first) = self.attributes_start() else {
             return;
         };
-        let first = entry.attributes_start as usize;
+        let data = &mut self.data;
         let (under, bank) = under.unzip();
         if under.is_some() && self.memos_under != under {
             self.memos.clear();
