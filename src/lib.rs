@@ -299,6 +299,8 @@ mod corpus;
 mod sax;
 #[allow(unsafe_code)]
 mod simd;
+#[cfg(test)]
+mod test_rng;
 
 pub use decode::TargetEncoding;
 #[cfg(feature = "serde")]

@@ -852,16 +852,13 @@ mod kernel_tests {
             b"\xFF",
             b"\xED\xA0\x80",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::test_rng::XorShift::new(0x2545_F491_4F6C_DD1D);
         for round in 0..20_000 {
             let mut src = Vec::new();
             let target = 64 + round % 200;
             let bias = round % 4;
             while src.len() < target {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let k = (seed >> 32) as usize;
+                let k = (rng.next_u64() >> 32) as usize;
                 let piece = match bias {
                     0 => alphabet[k % alphabet.len()],
                     1 => {

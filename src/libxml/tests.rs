@@ -620,13 +620,8 @@ fn first_turn_texts_agree_with_the_loop() {
         "\x7f",
         "\x01",
     ];
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        usize::try_from(seed % n as u64).expect("below n")
-    };
+    let mut rng = crate::test_rng::XorShift::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = |n: usize| rng.below(n);
     let before = super::content::FIRST_TURN_TEXTS.get();
     let all = HandlerSet {
         element: true,
@@ -719,13 +714,8 @@ const VALUES: &[&str] = &[
 const ENDS: &[&str] = &[">", "/>", " >", " />", "", "/", "\n/>", ">x", "/ >"];
 
 fn one_step_tags_agree(cases: u64) {
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        usize::try_from(seed % n as u64).expect("below n")
-    };
+    let mut rng = crate::test_rng::XorShift::new(0x2545_F491_4F6C_DD1D);
+    let mut next = |n: usize| rng.below(n);
     let plain_before = super::content::PLAIN_TAGS.get();
     let simple_before = super::content::SIMPLE_VALUES.get();
     let all = HandlerSet {

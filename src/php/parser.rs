@@ -1546,13 +1546,8 @@ mod tests {
             "a-long-attribute-name",
             "a-long-attribute-namE",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |n: usize| rng.below(n);
         (0..60)
             .map(|_| {
                 let mut tags = Vec::new();

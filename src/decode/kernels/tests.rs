@@ -252,16 +252,13 @@ fn utf8_run_matches_the_reference() {
         b"\xDF",
         b"\xD0\xC0",
     ];
-    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut rng = crate::test_rng::XorShift::new(0x1234_5678_9ABC_DEF1);
     // Miri is slow: fewer shapes there (`cargo +nightly miri test`)
     for len in 0..if cfg!(miri) { 60 } else { 4000 } {
         let mut src = Vec::new();
         let ascii_bias = len % 3;
         while src.len() < len % 150 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let pick = (seed % 24) as usize;
+            let pick = rng.below(24);
             let piece = if pick < 8 * ascii_bias {
                 alphabet[pick % 2]
             } else {
@@ -296,13 +293,8 @@ fn kernels_match_the_reference_on_damaged_runs() {
         "\u{80}".as_bytes(),
         b"a",
     ];
-    let mut seed = 0x0DDB_A11C_AFE5_EED5_u64;
-    let mut random = move |below: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % below as u64) as usize
-    };
+    let mut rng = crate::test_rng::XorShift::new(0x0DDB_A11C_AFE5_EED5);
+    let mut random = move |below: usize| rng.below(below);
     for round in 0..if cfg!(miri) { 40 } else { 3000 } {
         let len = 16 + round % 180;
         // Mostly the first pieces (all `?`); later ones rarer.
