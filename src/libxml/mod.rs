@@ -21,6 +21,7 @@ mod content;
 mod encoding;
 mod input;
 pub(crate) mod keyset;
+pub(crate) mod names;
 mod namespaces;
 mod prolog;
 #[cfg(test)]

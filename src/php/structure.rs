@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::libxml::keyset::KeySet;
+use crate::libxml::names::same_name;
 use crate::php::array::{Key, key_int};
 use crate::php::parser::{NameKey, ShortName, short_name};
 use crate::sax::Attribute;
@@ -847,35 +848,6 @@ fn count_tags_and_equals(input: &[u8]) -> (usize, usize) {
     (tags, equals)
 }
 
-/// `a == b` for tag names, in line for the usual names of at most 16
-/// bytes (as two overlapping words, or four bytes, compared), with no call.
-#[inline]
-fn same_name(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n < 4 {
-        return a == b;
-    }
-    let words = |s: &[u8]| -> Option<(u64, u64)> {
-        if n >= 8 {
-            let (head, tail) = (s.first_chunk::<8>()?, s.last_chunk::<8>()?);
-            Some((u64::from_le_bytes(*head), u64::from_le_bytes(*tail)))
-        } else {
-            let (head, tail) = (s.first_chunk::<4>()?, s.last_chunk::<4>()?);
-            Some((
-                u32::from_le_bytes(*head).into(),
-                u32::from_le_bytes(*tail).into(),
-            ))
-        }
-    };
-    if n <= 16 {
-        return words(a) == words(b);
-    }
-    a == b
-}
-
 /// `SKIP_TAGSTART`: the name without its first `skip` bytes, clamped.
 #[inline]
 pub(crate) fn skip_tagstart(name: &[u8], skip: usize) -> &[u8] {
@@ -1330,28 +1302,6 @@ mod tests {
     fn packed_entries_and_attributes_stay_small() {
         assert_eq!(size_of::<PackedEntry>(), 20);
         assert_eq!(size_of::<PackedAttribute>(), 16);
-    }
-
-    /// `same_name` is `==`: names of every length up to 24 against
-    /// themselves, against every one-byte change and against other
-    /// lengths.
-    #[test]
-    fn names_compare_as_slices() {
-        let base: Vec<u8> = (0..24u8).map(|i| b'A' + i).collect();
-        for n in 0..=24 {
-            let a = &base[..n];
-            assert!(same_name(a, a));
-            for at in 0..n {
-                for b in [0u8, b'a', 0x80, 0xFF] {
-                    let mut changed = a.to_vec();
-                    changed[at] ^= b | 1;
-                    assert_eq!(same_name(a, &changed), a == changed.as_slice());
-                }
-            }
-            for m in 0..=24 {
-                assert_eq!(same_name(a, &base[..m]), n == m);
-            }
-        }
     }
 
     /// The counts of `<` and `=` are those of a plain filter, at every

@@ -4,7 +4,8 @@ use crate::libxml::chars::{is_blank, is_byte_char};
 use crate::libxml::{Core, State, err};
 use crate::sax::Sax;
 
-use super::{general_only, same_short};
+use super::general_only;
+use crate::libxml::names::same_name;
 
 impl Core {
     /// `xmlParseEndTag1` / `xmlParseEndTag2`.
@@ -82,7 +83,7 @@ impl Core {
         };
         let n = tag.name.len();
         let s = &self.input.buf[self.input.cur + 2..];
-        if s.len() <= n || s[n] != b'>' || !same_short(&s[..n], &tag.name) {
+        if s.len() <= n || s[n] != b'>' || !same_name(&s[..n], &tag.name) {
             return false;
         }
         let Some(tag) = self.names.pop() else {

@@ -287,28 +287,6 @@ fn append_name(out: &mut Vec<u8>, buf: &[u8], from: usize, to: usize) {
     }
 }
 
-/// `a == b` for slices of one length, without a call to `memcmp` for the
-/// short names of most documents.
-#[inline]
-fn same_short(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n < 4 {
-        a.iter().zip(b).all(|(x, y)| x == y)
-    } else if n <= 8 {
-        // two four-byte words, overlapping where n < 8
-        let word = |s: &[u8], i: usize| {
-            s.get(i..i + 4)
-                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        };
-        word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4)
-    } else {
-        a == b
-    }
-}
-
 /// How many bytes at the start of `s` are plain by `table`, a table whose
 /// plain bytes are 0x20..=0x7F except `<`, `&` and `third`, and perhaps
 /// the tab. Eight bytes at a time.
@@ -394,30 +372,6 @@ mod plain_prefix_tests {
                             .unwrap_or(s.len());
                         assert_eq!(plain_prefix(&s, table, third), want, "{s:?}");
                     }
-                }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod same_short_tests {
-    use super::same_short;
-
-    /// The word compares agree with `==` for every length up to past the
-    /// words, a difference at each place (and none), and unequal lengths.
-    #[test]
-    fn words_agree_with_the_slice_compare() {
-        let a: Vec<u8> = (b'a'..=b'z').collect();
-        for len in 0..=12 {
-            for other in 0..=12 {
-                for at in 0..=len {
-                    let x = &a[..len];
-                    let mut y = a[..other].to_vec();
-                    if at < other {
-                        y[at] = b'_';
-                    }
-                    assert_eq!(same_short(x, &y), x == y.as_slice(), "{x:?} {y:?}");
                 }
             }
         }
