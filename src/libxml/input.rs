@@ -509,17 +509,18 @@ impl Core {
                 return;
             }
             if self.state != State::Start {
-                // the three waits below all need raw bytes: one test a turn
+                // Raw bytes to convert first: at the top of
+                // xmlParseTryOrFinish, input left by the first line once the
+                // start state is left; at each step, bytes left over after a
+                // sequence the converter consumed and rejected, one call (up
+                // to the next such sequence) a step. Each wait needs raw
+                // bytes: one test a turn.
                 debug_assert!(!self.input.enc.has_deferred() || self.input.enc.has_pending());
-                if !self.input.enc.has_pending() {
-                } else if self.input.enc.has_deferred() || self.input.enc.icu_waits() {
-                    // the top of xmlParseTryOrFinish: raw input left by the
-                    // first line is converted once the start state is left
-                    self.push_input(&[], true);
-                } else if self.input.enc.waits_after_drop() {
-                    // each step first converts raw bytes left over after a
-                    // sequence the converter consumed and rejected, one call
-                    // (up to the next such sequence) a step
+                if self.input.enc.has_pending()
+                    && (self.input.enc.has_deferred()
+                        || self.input.enc.icu_waits()
+                        || self.input.enc.waits_after_drop())
+                {
                     self.push_input(&[], true);
                 }
                 if self.input.pending_enc_error {

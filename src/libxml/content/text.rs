@@ -18,12 +18,7 @@ impl Core {
         let line = self.input.line;
         let col = self.input.col;
         let i = self.get_more_space(self.input.cur);
-        if self.at(i) == b'<' {
-            if i > self.input.cur {
-                let s = self.input.cur;
-                self.input.cur = i;
-                self.emit_characters(sink, &self.input.buf[s..i]);
-            }
+        if self.blanks_before_tag(sink, i) {
             return;
         }
         if general_only() {
@@ -80,6 +75,21 @@ impl Core {
             }
             return i;
         }
+    }
+
+    /// After `get_more_space` has gone to `i`: at a `<`, the blanks before
+    /// it handed over (if any) and `true`, the loop's return.
+    #[inline(always)]
+    fn blanks_before_tag(&mut self, sink: &mut impl Sax, i: usize) -> bool {
+        if self.at(i) != b'<' {
+            return false;
+        }
+        if i > self.input.cur {
+            let s = self.input.cur;
+            self.input.cur = i;
+            self.emit_characters(sink, &self.input.buf[s..i]);
+        }
+        true
     }
 
     /// `xmlParseCharData` from its `get_more` loop at `i`, past the first
@@ -154,13 +164,7 @@ impl Core {
             }
             // the loop's next turn: get_more_space, then `<`
             i = self.get_more_space(i);
-            if self.at(i) == b'<' {
-                let n = i - self.input.cur;
-                if n > 0 {
-                    let s = self.input.cur;
-                    self.input.cur = i;
-                    self.emit_characters(sink, &self.input.buf[s..i]);
-                }
+            if self.blanks_before_tag(sink, i) {
                 return;
             }
         }
