@@ -10,7 +10,7 @@
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group};
 use phpxml::{Handler, HandlerSet, Key, Parser};
 
 #[allow(dead_code)] // only the generator is used here
@@ -88,6 +88,14 @@ fn push(data: &[u8], set: HandlerSet, chunk: Option<usize>) -> (bool, i32, Count
                 && parser.parse(&mut counter, b"", true)
         }
     };
+    (ok, parser.error_code(), counter.counts)
+}
+
+/// [`push`] of the whole document given away (`Parser::parse_owned`).
+fn push_owned(data: Vec<u8>, set: HandlerSet) -> (bool, i32, Counts) {
+    let mut parser = Parser::new(None).expect("UTF-8 parser");
+    let mut counter = Counter::new(set);
+    let ok = parser.parse_owned(&mut counter, data);
     (ok, parser.error_code(), counter.counts)
 }
 
@@ -206,6 +214,9 @@ fn bench_document(c: &mut Criterion, label: &str, name: &str, data: &[u8]) {
     assert_eq!((ok, code), if huge { (false, 1) } else { (true, 0) });
     let (_, _, counts) = push(data, ALL, Some(4096));
     assert_eq!(counts, reference, "{name}: all handlers");
+    let (ok, code, counts) = push_owned(data.to_vec(), ALL);
+    assert_eq!(counts, reference, "{name}: given away");
+    assert_eq!((ok, code), if huge { (false, 1) } else { (true, 0) });
     if !huge {
         let (ok, _, counts) = push(data, ALL, Some(1));
         assert!(ok && counts == reference, "{name}: byte by byte");
@@ -249,6 +260,15 @@ fn bench_document(c: &mut Criterion, label: &str, name: &str, data: &[u8]) {
     });
     id(&mut group, "push-all", &|| {
         push(black_box(data), ALL, None).2.starts
+    });
+    // the copy that gives the document away is made outside the timing,
+    // as a document read into a `Vec` comes without one
+    group.bench_function(BenchmarkId::from_parameter("push-all-owned"), |b| {
+        b.iter_batched(
+            || data.to_vec(),
+            |doc| push_owned(doc, ALL).2.starts,
+            BatchSize::LargeInput,
+        );
     });
     id(&mut group, "push-elem", &|| {
         push(black_box(data), ELEMENT_CDATA, None).2.starts
@@ -339,6 +359,7 @@ fn profile(spec: &str) {
         "struct-utf8" => into_struct(&data, "UTF-8").1 as u64,
         "struct-latin1" => into_struct(&data, "ISO-8859-1").1 as u64,
         "push-all" => push(&data, ALL, None).2.starts,
+        "push-all-owned" => push_owned(data.clone(), ALL).2.starts,
         "push-elem" => push(&data, ELEMENT_CDATA, None).2.starts,
         "push-all-4k" => push(&data, ALL, Some(4096)).2.starts,
         "push-elem-4k" => push(&data, ELEMENT_CDATA, Some(4096)).2.starts,

@@ -372,3 +372,83 @@ fn borrowed_events_are_the_iterators() {
         }
     }
 }
+
+/// What a parse left: the handler calls, the result and where it stopped.
+fn outcome(parser: &Parser, seen: Seen, ok: bool) -> (Vec<String>, bool, i32, u64, u64, i64) {
+    (
+        seen.0,
+        ok,
+        parser.error_code(),
+        parser.line(),
+        parser.column(),
+        parser.byte_index(),
+    )
+}
+
+#[test]
+fn a_document_given_away_parses_as_a_borrowed_one() {
+    let mut docs: Vec<Vec<u8>> = DOCS.iter().map(|d| d.as_bytes().to_vec()).collect();
+    // converted input (copied, as `parse` copies it), a BOM, nothing, and
+    // a chunk that ends inside a character
+    docs.push(b"<?xml version='1.0' encoding='ISO-8859-1'?><r a='\xE9'>caf\xE9</r>".to_vec());
+    docs.push(b"\xFF\xFE<\0r\0/\0>\0".to_vec());
+    docs.push(b"\xEF\xBB\xBF<r>\xC3\xA9</r>".to_vec());
+    docs.push(Vec::new());
+    docs.push(b"  <r>\xC3</r>".to_vec());
+    for doc in &docs {
+        // whole, and after a first piece that stays buffered
+        for split in [0, 1.min(doc.len()), doc.len() / 2] {
+            let (head, tail) = doc.split_at(split);
+            let mut borrowed = Parser::new(None).expect("parser");
+            let mut owned = Parser::new(None).expect("parser");
+            let (mut a, mut b) = (Seen::default(), Seen::default());
+            let first = (
+                borrowed.parse(&mut a, head, false),
+                owned.parse(&mut b, head, false),
+            );
+            assert_eq!(first.0, first.1);
+            let ok = borrowed.parse(&mut a, tail, true);
+            let ok_owned = owned.parse_owned(&mut b, tail.to_vec());
+            assert_eq!(
+                outcome(&owned, b, ok_owned),
+                outcome(&borrowed, a, ok),
+                "{:?} split at {split}",
+                String::from_utf8_lossy(doc)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_document_given_away_after_a_struct_is_a_borrowed_one() {
+    // `parse_into_struct` leaves its arrays bound to the parser; what a
+    // later parse adds to them shows in the next one's index positions
+    let doc = b"<r><i>1</i><i>2</i></r>";
+    let mut results = Vec::new();
+    for owned in [false, true] {
+        let mut parser = Parser::new(None).expect("parser");
+        let first = parser.parse_into_struct(b"<r><i>0</i></r>");
+        let mut seen = Seen::default();
+        let ok = if owned {
+            parser.parse_owned(&mut seen, doc.to_vec())
+        } else {
+            parser.parse(&mut seen, doc, true)
+        };
+        let after = outcome(&parser, seen, ok);
+        let next = parser.parse_into_struct(doc);
+        results.push((first.index, after, next.ok, next.index));
+    }
+    assert_eq!(results[0], results[1]);
+    assert!(
+        Parser::new(None)
+            .expect("parser")
+            .feed_owned(&mut (), b"<r>".to_vec())
+            .is_err()
+    );
+    assert!(
+        Parser::new(None)
+            .expect("parser")
+            .feed_owned(&mut (), b"<r/>".to_vec())
+            .is_ok()
+    );
+}

@@ -114,9 +114,11 @@ fn run(invocation: &Invocation, out: &mut dyn Write) -> Result<(), RunError> {
         }
         Command::Trace => {
             let mut trace = TraceWriter::new(out, invocation.quiet);
-            let ok = parser.parse(&mut trace, &data, true);
-            std::mem::forget(data);
-            trace.finish(&parser, ok).map(drop).map_err(write_error)
+            // the document is given away: the parser reads it where it is
+            let ok = parser.parse_owned(&mut trace, data);
+            let finished = trace.finish(&parser, ok).map(drop).map_err(write_error);
+            std::mem::forget(parser);
+            finished
         }
     }
 }

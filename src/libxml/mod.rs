@@ -36,6 +36,13 @@ use namespaces::{Namespaces, NsUri};
 
 use crate::sax::{HandlerSet, Sax};
 
+#[cfg(test)]
+thread_local! {
+    /// The chunks [`Core::parse_final_owned`] took as its input buffer
+    /// instead of copying them, so that tests can tell it did.
+    pub(crate) static GIVEN_AWAY: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// libxml2 error numbers used by the core (`xmlParserErrors`).
 #[allow(missing_docs)]
 /// One push of `raw` through the converter a declaration naming `label`
@@ -613,6 +620,8 @@ impl Core {
             return self.parse(sink, installed, &chunk, true);
         }
         // what `push_input` does with a chunk of UTF-8 on an empty buffer
+        #[cfg(test)]
+        GIVEN_AWAY.set(GIVEN_AWAY.get() + 1);
         self.input.buf = chunk;
         self.lasts_append(0);
         self.parse(sink, installed, &[], true)

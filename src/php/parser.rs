@@ -527,6 +527,64 @@ impl Parser {
         ok
     }
 
+    /// [`parse`](Self::parse) of a last chunk the caller gives away, as a
+    /// document read whole into a `Vec` is: `xml_parse($parser, $data,
+    /// true)`. When nothing is buffered from earlier calls, the chunk
+    /// becomes the parser's input buffer instead of being copied into it
+    /// (a byte order mark or an encoding declared in the document is
+    /// found there as it would be in a copy); otherwise it is copied, as
+    /// `parse` copies. The handler calls and the result are those of
+    /// `parse(handler, &chunk, true)`.
+    ///
+    /// ```
+    /// use phpxml::{Handler, Key, Parser};
+    ///
+    /// #[derive(Default)]
+    /// struct Names(Vec<Vec<u8>>);
+    /// impl Handler for Names {
+    ///     fn start_element(&mut self, name: &[u8], _: &[(Key, Vec<u8>)]) {
+    ///         self.0.push(name.to_vec());
+    ///     }
+    /// }
+    ///
+    /// let document: Vec<u8> = b"<feed><entry/></feed>".to_vec(); // e.g. from `std::fs::read`
+    /// let mut names = Names::default();
+    /// assert!(Parser::new(None)?.parse_owned(&mut names, document));
+    /// assert_eq!(names.0, [&b"FEED"[..], b"ENTRY"]);
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    #[must_use = "`false` means the document is malformed (see `Parser::last_error`); `Parser::feed_owned` returns a `Result`"]
+    pub fn parse_owned<H: Handler + ?Sized>(&mut self, handler: &mut H, chunk: Vec<u8>) -> bool {
+        let mut builder = self
+            .struct_installed
+            .then(|| std::mem::take(&mut self.builder));
+        let ok = self.drive(handler, builder.as_mut(), |core, adapter, installed| {
+            core.parse_final_owned(adapter, installed, chunk)
+        });
+        if let Some(builder) = builder {
+            self.builder = builder;
+        }
+        ok
+    }
+
+    /// [`parse_owned`](Self::parse_owned) shaped for Rust, as
+    /// [`feed`](Self::feed) is [`parse`](Self::parse).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseError`] when `xml_parse()` would return 0.
+    pub fn feed_owned<H: Handler + ?Sized>(
+        &mut self,
+        handler: &mut H,
+        chunk: Vec<u8>,
+    ) -> Result<(), ParseError> {
+        if self.parse_owned(handler, chunk) {
+            Ok(())
+        } else {
+            Err(self.parse_error())
+        }
+    }
+
     /// [`parse`](Self::parse) shaped for Rust: `Ok(())` while the document
     /// is well-formed so far, otherwise the error with its position
     /// ([`Parser::last_error`]).

@@ -811,3 +811,28 @@ mod struct_utf8 {
         }
     }
 }
+
+/// `Parser::parse_owned` takes a UTF-8 document as its input buffer when
+/// nothing is buffered, and copies otherwise (the outcomes are compared
+/// with `parse` in `tests/rust_api.rs` and, through the `phpxml trace`
+/// binary, on every fixture).
+#[test]
+fn a_document_given_away_is_not_copied() {
+    let given_away = || crate::libxml::GIVEN_AWAY.get();
+    let before = given_away();
+    assert!(
+        Parser::new(None)
+            .unwrap()
+            .parse_owned(&mut (), b"<r>\xC3\xA9</r>".to_vec())
+    );
+    assert_eq!(given_away(), before + 1);
+    // a declared encoding is found in the buffer, as it is after a copy
+    let declared = b"<?xml version='1.0' encoding='ISO-8859-1'?><r>\xE9</r>".to_vec();
+    assert!(Parser::new(None).unwrap().parse_owned(&mut (), declared));
+    assert_eq!(given_away(), before + 2);
+    // a chunk after a buffered piece is copied
+    let mut parser = Parser::new(None).unwrap();
+    assert!(parser.parse(&mut (), b"<r>", false));
+    assert!(parser.parse_owned(&mut (), b"</r>".to_vec()));
+    assert_eq!(given_away(), before + 2);
+}
