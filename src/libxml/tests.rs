@@ -673,6 +673,7 @@ const NAMES: &[&str] = &[
     "-",
     "abcdefghij",
     "a-b.c_d:e9",
+    "abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJKLMNOPQRSTUVWXYZ.0123456789_:abcdefghij",
 ];
 const EQUALS: &[&str] = &["=", "=", "=", " =", "= ", ""];
 const VALUES: &[&str] = &[
@@ -710,6 +711,10 @@ const VALUES: &[&str] = &[
     "\"abcdefghijklmnopqr<\"",
     "'abcdefghijklmnopqrs\"'",
     "\"abcdefghijklmnopqrst'\"",
+    // longer than 64 bytes, a stop past them
+    "\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\"",
+    "'abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklm&amp;nopqrstuvwxyz'",
+    "\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmn\u{e9}opqrstuvwxyz\"",
 ];
 const ENDS: &[&str] = &[">", "/>", " >", " />", "", "/", "\n/>", ">x", "/ >"];
 

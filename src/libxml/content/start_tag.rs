@@ -954,10 +954,87 @@ fn first_of_each<K: Ord>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Clash, Clashes};
-    use crate::libxml::NsAttr;
+    use super::{Clash, Clashes, scan_plain_attributes};
     use crate::libxml::namespaces::Namespaces;
+    use crate::libxml::{Attributes, NsAttr};
+    use crate::test_rng::XorShift;
     use proptest::prelude::*;
+
+    /// Plain start tags of 1 to 12 attributes, names and values of up to
+    /// 90 bytes, some values with a reference, a multi-byte character or
+    /// the other quote, then a few bytes or many: each is taken whole by
+    /// the one-pass scan, with the attributes it was built from and the
+    /// column of its end.
+    #[test]
+    fn plain_tags_are_taken_with_the_attributes_they_hold() {
+        let mut rng = XorShift::new(0x51A7_7A65);
+        let starts = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:";
+        let name_chars = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:-.";
+        let value_chars = b"abcdefghij KLMNOP 0123456789 =/>?!#$%*+,;@[]^`{|}~\x7F";
+        let mut atts = Attributes::default();
+        for case in 0..3_000 {
+            let mut doc = b"<e".to_vec();
+            let mut want: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+            let mut narrow = 0;
+            for k in 0..=rng.below(12) {
+                doc.extend_from_slice(if rng.below(4) == 0 { b"  " } else { b" " });
+                let mut name = vec![starts[rng.below(starts.len())]];
+                for _ in 0..[1, 4, 12, 40, 90][rng.below(5)] {
+                    name.push(name_chars[rng.below(name_chars.len())]);
+                }
+                // no name twice
+                name.extend_from_slice(format!("{k}").as_bytes());
+                let quote = if rng.below(3) == 0 { b'\'' } else { b'"' };
+                let (mut raw, mut value) = (Vec::new(), Vec::new());
+                for _ in 0..[0, 2, 7, 30, 90][rng.below(5)] {
+                    match rng.below(40) {
+                        0 => {
+                            raw.extend_from_slice(b"&amp;");
+                            value.push(b'&');
+                        }
+                        1 => {
+                            raw.extend_from_slice("\u{e9}".as_bytes());
+                            value.extend_from_slice("\u{e9}".as_bytes());
+                            narrow += 1;
+                        }
+                        2 => {
+                            let other = if quote == b'"' { b'\'' } else { b'"' };
+                            raw.push(other);
+                            value.push(other);
+                        }
+                        _ => {
+                            let b = value_chars[rng.below(value_chars.len())];
+                            raw.push(b);
+                            value.push(b);
+                        }
+                    }
+                }
+                doc.extend_from_slice(&name);
+                doc.extend_from_slice(&[b'=', quote]);
+                doc.extend_from_slice(&raw);
+                doc.push(quote);
+                want.push((name, value));
+            }
+            let empty = rng.below(2) == 0;
+            let end = doc.len();
+            doc.extend_from_slice(if empty { b"/>" } else { b">" });
+            doc.extend(std::iter::repeat_n(b't', [0, 3, 100][rng.below(3)]));
+            let text = String::from_utf8_lossy(&doc).into_owned();
+            atts.clear();
+            let tag = scan_plain_attributes(&doc, 2, 3, true, &mut atts)
+                .unwrap_or_else(|| panic!("case {case} not taken: {text:?}"));
+            let got: Vec<(Vec<u8>, Vec<u8>)> = (0..atts.len())
+                .map(|k| (atts.name(&doc, k).to_vec(), atts.value(&doc, k).to_vec()))
+                .collect();
+            assert_eq!(got, want, "case {case}: {text:?}");
+            assert_eq!(
+                (tag.end, tag.empty, tag.lines),
+                (end, empty, 0),
+                "case {case}"
+            );
+            assert_eq!(tag.col, 3 + (end - 2) as u64 - narrow, "case {case}");
+        }
+    }
 
     /// libxml2's pairwise loop over `atts`: the clash of each attribute.
     fn pairwise(atts: &[NsAttr], ns: &Namespaces) -> Vec<Option<Clash>> {
