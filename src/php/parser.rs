@@ -688,6 +688,31 @@ impl Parser {
         self.parse_into_struct_with(&mut (), data)
     }
 
+    /// [`parse_into_struct`](Self::parse_into_struct) of a document the
+    /// caller gives away, as a document read whole into a `Vec` is: it
+    /// becomes the parser's input buffer instead of being copied into it,
+    /// as in [`parse_owned`](Self::parse_owned). The same arrays.
+    ///
+    /// ```
+    /// let document: Vec<u8> = b"<r><i>1</i></r>".to_vec(); // e.g. from `std::fs::read`
+    /// let result = phpxml::Parser::new(None)?.parse_into_struct_owned(document);
+    /// assert!(result.ok);
+    /// assert_eq!(result.values[1].value.as_deref(), Some(&b"1"[..]));
+    /// # Ok::<(), phpxml::Error>(())
+    /// ```
+    #[must_use = "the arrays and whether the document was well-formed (`Struct::ok`)"]
+    pub fn parse_into_struct_owned(&mut self, data: Vec<u8>) -> Struct {
+        self.struct_installed = true;
+        let mut builder = std::mem::take(&mut self.builder);
+        builder.begin(&data, false);
+        let ok = self.drive(&mut (), Some(&mut builder), |core, adapter, installed| {
+            core.parse_final_owned(adapter, installed, data)
+        });
+        let result = builder.finish(ok);
+        self.builder = builder;
+        result
+    }
+
     /// `xml_parse_into_struct()` on a parser with handlers set: each
     /// handler is called before the arrays are updated.
     ///
