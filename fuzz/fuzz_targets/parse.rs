@@ -1,6 +1,7 @@
 //! The parser, one shot, with fuzzer-chosen creation, options and handlers
 //! (see `phpxml_fuzz::Setup`): `xml_parse_into_struct()` with its report, a
-//! trace with every handler set, and a parse with the chosen handlers. Any
+//! trace with every handler set (the document borrowed, then given away:
+//! the same trace), and a parse with the chosen handlers. Any
 //! panic, hang or abort is a finding; so is a report the command line could
 //! not print.
 #![no_main]
@@ -23,6 +24,11 @@ fuzz_target!(|data: &[u8]| {
     let ok = parser.parse(&mut trace, doc, true);
     let out = trace.finish(&parser, ok, false);
     assert!(out.ends_with(b"\"\n"), "the result line ends the report");
+    // The document given away: the same trace.
+    let mut parser = setup.parser().expect("valid options");
+    let mut trace = Trace::new();
+    let ok = parser.parse_owned(&mut trace, doc.to_vec());
+    assert_eq!(trace.finish(&parser, ok, false), out, "given away");
     let Some(mut parser) = setup.parser() else {
         return;
     };
