@@ -175,6 +175,21 @@ pub struct Run {
     pub error_code: i32,
 }
 
+/// The document [`Invocation::run`] and [`Invocation::run_owned`] parse.
+enum Document<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+impl Document<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Document::Borrowed(doc) => doc,
+            Document::Owned(doc) => doc,
+        }
+    }
+}
+
 impl Invocation {
     /// No option: `xml_parser_create()` and the defaults.
     #[must_use]
@@ -299,16 +314,33 @@ impl Invocation {
     ///
     /// [`RunError`] where PHP dies.
     pub fn run(&self, doc: &[u8]) -> Result<Run, RunError> {
+        self.run_document(Document::Borrowed(doc))
+    }
+
+    /// [`run`](Self::run) on a document given away: parsed where it is
+    /// ([`Parser::parse_owned`], [`Parser::parse_into_struct_owned`]) but
+    /// with `--chunk N`. The same output.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError`] where PHP dies.
+    pub fn run_owned(&self, doc: Vec<u8>) -> Result<Run, RunError> {
+        self.run_document(Document::Owned(doc))
+    }
+
+    fn run_document(&self, doc: Document<'_>) -> Result<Run, RunError> {
         let mut parser = self.make_parser()?;
         let mut stdout = Vec::new();
         match self.command {
-            Command::Struct => {
-                let result = parser.parse_into_struct(doc);
-                report::write_struct(&result, &parser, self.quiet, &mut stdout);
-            }
-            Command::Json => {
-                let result = parser.parse_into_struct(doc);
-                if let Err(error) = report::write_struct_json(&result, self.json_flags, &mut stdout)
+            Command::Struct | Command::Json => {
+                let result = match doc {
+                    Document::Borrowed(doc) => parser.parse_into_struct(doc),
+                    Document::Owned(doc) => parser.parse_into_struct_owned(doc),
+                };
+                if self.command == Command::Struct {
+                    report::write_struct(&result, &parser, self.quiet, &mut stdout);
+                } else if let Err(error) =
+                    report::write_struct_json(&result, self.json_flags, &mut stdout)
                 {
                     return Err(RunError::Json {
                         error,
@@ -323,11 +355,13 @@ impl Invocation {
                     Trace::new()
                 };
                 // `--chunk N`: pieces of N bytes up to the first failure, then "".
-                let ok = match self.chunk {
-                    None => parser.parse(&mut trace, doc, true),
-                    Some(n) => {
+                let ok = match (self.chunk, doc) {
+                    (None, Document::Borrowed(doc)) => parser.parse(&mut trace, doc, true),
+                    (None, Document::Owned(doc)) => parser.parse_owned(&mut trace, doc),
+                    (Some(n), doc) => {
                         let n = usize::try_from(n).unwrap_or(usize::MAX);
-                        doc.chunks(n)
+                        doc.bytes()
+                            .chunks(n)
                             .all(|piece| parser.parse(&mut trace, piece, false))
                             && parser.parse(&mut trace, b"", true)
                     }

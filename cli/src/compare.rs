@@ -156,7 +156,7 @@ fn ours(job: &Job) -> (Vec<u8>, bool) {
     let Ok(doc) = std::fs::read(&job.file) else {
         return (Vec::new(), true);
     };
-    match invocation.run(&doc) {
+    match invocation.run_owned(doc) {
         Ok(run) => (run.stdout, false),
         Err(RunError::Json { printed, .. }) => (printed, true),
         Err(RunError::Php(_)) => (Vec::new(), true),

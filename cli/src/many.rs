@@ -258,7 +258,7 @@ fn run_one(php: &testing::Invocation, file: &str, ndjson: bool) -> Outcome {
             },
         };
     }
-    match php.run(&doc) {
+    match php.run_owned(doc) {
         Ok(run) => Outcome::Printed {
             output: run.stdout,
             error_code: run.error_code,

@@ -874,3 +874,30 @@ fn struct_fixtures_given_away_build_the_same_arrays() {
     }
     assert!(compared >= 800, "only {compared} struct fixtures compared");
 }
+
+/// `Invocation::run_owned` (what `phpxml compare` and the command's
+/// many-file mode run) prints what `Invocation::run` prints, on every
+/// fixture with its own arguments; `run` is the side the corpus compares
+/// with PHP.
+#[test]
+fn fixtures_run_given_away_print_what_they_print_borrowed() {
+    let mut compared = 0;
+    for (script, fixture) in load() {
+        let command = match script.as_str() {
+            "struct" => Command::Struct,
+            "trace" => Command::Trace,
+            "json" => Command::Json,
+            _ => continue,
+        };
+        let inv = invocation(command, &fixture.opts.join(" "));
+        let describe = |run: Result<crate::testing::Run, crate::testing::RunError>| match run {
+            Ok(run) => (run.stdout, run.error_code.to_string()),
+            Err(e) => (Vec::new(), e.to_string()),
+        };
+        let borrowed = describe(inv.run(&fixture.xml));
+        let owned = describe(inv.run_owned(fixture.xml.clone()));
+        assert!(owned == borrowed, "{}", fixture.name);
+        compared += 1;
+    }
+    assert!(compared >= 3_800, "only {compared} fixtures compared");
+}
