@@ -43,8 +43,6 @@ thread_local! {
     pub(crate) static GIVEN_AWAY: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// libxml2 error numbers used by the core (`xmlParserErrors`).
-#[allow(missing_docs)]
 /// One push of `raw` through the converter a declaration naming `label`
 /// opens (for `phpxml::testing::convert_declared`).
 pub(crate) fn convert_declared(label: &[u8], raw: &[u8], out: &mut Vec<u8>) -> Option<bool> {
@@ -53,6 +51,8 @@ pub(crate) fn convert_declared(label: &[u8], raw: &[u8], out: &mut Vec<u8>) -> O
     Some(decoder.convert(raw, out, false) && !decoder.has_pending())
 }
 
+/// libxml2 error numbers used by the core (`xmlParserErrors`).
+#[allow(missing_docs)]
 pub(crate) mod err {
     pub const INTERNAL_ERROR: i32 = 1;
     pub const NO_MEMORY: i32 = 2;

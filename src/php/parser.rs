@@ -515,12 +515,26 @@ impl Parser {
         chunk: &[u8],
         is_final: bool,
     ) -> bool {
-        // One call of `run`, in line: a second layer of calls cost each
+        // One call of the core, in line: a second layer of calls cost each
         // byte-by-byte call that reaches the core about 20 instructions.
+        self.drive_bound(handler, |core, adapter, installed| {
+            core.parse(adapter, installed, chunk, is_final)
+        })
+    }
+
+    /// [`drive`](Self::drive) with the arrays of an earlier
+    /// [`parse_into_struct`](Self::parse_into_struct) bound, if any: PHP
+    /// goes on filling them on every later `xml_parse()`.
+    #[inline(always)]
+    fn drive_bound<H: Handler + ?Sized>(
+        &mut self,
+        handler: &mut H,
+        feed: impl FnOnce(&mut Core, &mut Adapter<'_, H>, HandlerSet) -> bool,
+    ) -> bool {
         let mut builder = self
             .struct_installed
             .then(|| std::mem::take(&mut self.builder));
-        let ok = self.run(handler, builder.as_mut(), chunk, is_final);
+        let ok = self.drive(handler, builder.as_mut(), feed);
         if let Some(builder) = builder {
             self.builder = builder;
         }
@@ -555,16 +569,9 @@ impl Parser {
     /// ```
     #[must_use = "`false` means the document is malformed (see `Parser::last_error`); `Parser::feed_owned` returns a `Result`"]
     pub fn parse_owned<H: Handler + ?Sized>(&mut self, handler: &mut H, chunk: Vec<u8>) -> bool {
-        let mut builder = self
-            .struct_installed
-            .then(|| std::mem::take(&mut self.builder));
-        let ok = self.drive(handler, builder.as_mut(), |core, adapter, installed| {
+        self.drive_bound(handler, |core, adapter, installed| {
             core.parse_final_owned(adapter, installed, chunk)
-        });
-        if let Some(builder) = builder {
-            self.builder = builder;
-        }
-        ok
+        })
     }
 
     /// [`parse_owned`](Self::parse_owned) shaped for Rust, as
