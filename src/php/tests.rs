@@ -837,48 +837,12 @@ fn a_document_given_away_is_not_copied() {
     assert_eq!(given_away(), before + 2);
 }
 
-/// `parse_into_struct_owned` builds the arrays `parse_into_struct` builds
-/// (which the corpus compares with PHP's), on every struct fixture with
-/// its options.
-#[test]
-fn struct_fixtures_given_away_build_the_same_arrays() {
-    let mut compared = 0;
-    for (script, fixture) in load() {
-        if script != "struct" {
-            continue;
-        }
-        let inv = invocation(Command::Struct, &fixture.opts.join(" "));
-        let (Ok(mut borrowed), Ok(mut owned)) = (inv.make_parser(), inv.make_parser()) else {
-            continue;
-        };
-        let want = borrowed.parse_into_struct(&fixture.xml);
-        let got = owned.parse_into_struct_owned(fixture.xml.clone());
-        assert_eq!(got, want, "{}", fixture.name);
-        assert_eq!(
-            (
-                owned.error_code(),
-                owned.line(),
-                owned.column(),
-                owned.byte_index()
-            ),
-            (
-                borrowed.error_code(),
-                borrowed.line(),
-                borrowed.column(),
-                borrowed.byte_index()
-            ),
-            "{}",
-            fixture.name
-        );
-        compared += 1;
-    }
-    assert!(compared >= 800, "only {compared} struct fixtures compared");
-}
-
 /// `Invocation::run_owned` (what `phpxml compare` and the command's
 /// many-file mode run) prints what `Invocation::run` prints, on every
 /// fixture with its own arguments; `run` is the side the corpus compares
-/// with PHP.
+/// with PHP. For struct fixtures this compares `parse_into_struct_owned`
+/// with `parse_into_struct`: every entry and index position, and the
+/// error code, line, column and byte index of the result line.
 #[test]
 fn fixtures_run_given_away_print_what_they_print_borrowed() {
     let mut compared = 0;
