@@ -422,6 +422,9 @@ struct Pools {
     /// attributes hands to the handler (taken out while used; see
     /// [`reuse_list`]).
     att_list: Vec<(&'static [u8], &'static [u8])>,
+    /// The attribute names of recent plain start tags, by a class of
+    /// their element names (see [`content::RecentNames`]).
+    recent_names: [content::RecentNames; content::RECENT_NAME_SLOTS],
 }
 
 /// Attributes of a start tag. Names and values are read where they stand

@@ -774,6 +774,110 @@ fn one_step_tags_agree(cases: u64) {
     );
 }
 
+/// Start tags whose attribute names repeat those of earlier tags (which
+/// `scan_plain_attributes` recognises without scanning them) give what the
+/// general path gives: the same names in another order, one more or one
+/// fewer, a name repeated after the recent ones, names that begin or end
+/// another, names of 15 to 17 bytes around the 16 bytes compared at once,
+/// and element names that share a list.
+#[test]
+fn recent_attribute_names_agree_with_the_general_path() {
+    recent_names_agree(if cfg!(debug_assertions) { 300 } else { 5_000 });
+}
+
+/// [`recent_attribute_names_agree_with_the_general_path`] on many more
+/// documents: run by `.ci/run` in release.
+#[test]
+#[ignore = "long; run in release by .ci/run"]
+fn recent_attribute_names_agree_with_the_general_path_at_length() {
+    recent_names_agree(200_000);
+}
+
+fn recent_names_agree(documents: u64) {
+    const ELEMENTS: &[&str] = &["a", "b", "ab", "ba", "setting", "section"];
+    const ATTRIBUTES: &[&str] = &[
+        "k",
+        "kk",
+        "key",
+        "keys",
+        "value",
+        "v:a",
+        "abcdefghijklmn",
+        "abcdefghijklmno",
+        "abcdefghijklmnop",
+        "k\u{e9}",
+        "k1",
+    ];
+    const VALUES: &[&str] = &["\"1\"", "'x'", "\"a&amp;b\"", "\"\"", "\"\u{e9}\""];
+    let mut rng = crate::test_rng::XorShift::new(0x9E37_79B9_7F4A_7C15);
+    let installed = HandlerSet {
+        element: true,
+        character_data: true,
+        ..HandlerSet::NONE
+    };
+    let recent_before = super::content::RECENT_NAMES.get();
+    let mut attributes = 0;
+    for _ in 0..documents {
+        let mut doc = String::from("<r>");
+        // the attribute list of each element name so far
+        let mut lists: Vec<Vec<usize>> = vec![Vec::new(); ELEMENTS.len()];
+        for _ in 0..=rng.below(30) {
+            let element = rng.below(ELEMENTS.len());
+            let list = &mut lists[element];
+            match rng.below(10) {
+                // the same names as the element's last tag, mostly
+                0..=5 => {}
+                6 => list.push(rng.below(ATTRIBUTES.len())),
+                7 => {
+                    list.pop();
+                }
+                8 if !list.is_empty() => {
+                    let at = rng.below(list.len());
+                    list[at] = rng.below(ATTRIBUTES.len());
+                }
+                _ => {
+                    let len = rng.below(5);
+                    *list = (0..len).map(|_| rng.below(ATTRIBUTES.len())).collect();
+                }
+            }
+            doc.push('<');
+            doc.push_str(ELEMENTS[element]);
+            for &name in list.iter() {
+                doc.push_str(if rng.below(8) == 0 { "\n " } else { " " });
+                doc.push_str(ATTRIBUTES[name]);
+                doc.push('=');
+                doc.push_str(VALUES[rng.below(VALUES.len())]);
+            }
+            attributes += list.len() as u64;
+            doc.push_str(if rng.below(2) == 0 { "/>" } else { ">t</" });
+            if doc.ends_with("</") {
+                doc.push_str(ELEMENTS[element]);
+                doc.push('>');
+            }
+        }
+        doc.push_str("</r>");
+        let bytes = doc.as_bytes();
+        let split = if rng.below(2) == 0 {
+            0
+        } else {
+            rng.below(bytes.len() + 1)
+        };
+        let fast = events_and_states(bytes, split, installed, false);
+        let general = events_and_states(bytes, split, installed, true);
+        assert_eq!(fast, general, "{doc:?} split at {split}");
+    }
+    // the lists repeat often enough that a share of the names is
+    // recognised (about one in six; the general path takes the tags with
+    // a name that is not ASCII): a scan that stopped recognising them
+    // would compare nothing new
+    let recent = super::content::RECENT_NAMES.get() - recent_before;
+    eprintln!("{documents} documents, {attributes} attributes, {recent} names recognised");
+    assert!(
+        recent * 8 >= attributes,
+        "only {recent} of {attributes} attribute names were recognised"
+    );
+}
+
 /// [`one_step_tags_agree_with_the_general_path`] on many more tags: run
 /// by `.ci/run` in release.
 #[test]

@@ -11,7 +11,7 @@ mod start_tag;
 mod text;
 mod uri;
 
-pub(super) use start_tag::{Clashes, qname_key};
+pub(super) use start_tag::{Clashes, RECENT_NAME_SLOTS, RecentNames, qname_key};
 pub(super) use uri::{scheme_end, valid_uri};
 
 use super::chars::{is_ascii_name_char, is_ascii_name_start, is_name_char, is_name_start};
@@ -244,6 +244,9 @@ thread_local! {
     pub(super) static FIRST_TURN_TEXTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// The attribute values `simple_value` took.
     pub(super) static SIMPLE_VALUES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The attribute names `scan_plain_attributes` recognised as those of
+    /// an earlier tag instead of scanning them.
+    pub(super) static RECENT_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether the one-step tag and text paths are off (only ever, in tests).

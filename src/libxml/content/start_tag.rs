@@ -181,8 +181,11 @@ impl Core {
         atts.clear();
         let name_end = self.input.cur + 1 + name_len;
         let col = self.input.col + 1 + name_len as u64;
+        let buf = &self.input.buf;
+        let recent =
+            &mut self.pools.recent_names[RecentNames::slot(&buf[self.input.cur + 1..name_end])];
         let Some(tag) =
-            scan_plain_attributes(&self.input.buf, name_end, col, self.input.utf8, &mut atts)
+            scan_plain_attributes(buf, name_end, col, self.input.utf8, &mut atts, recent)
         else {
             self.pools.atts = Some(atts);
             return false;
@@ -607,6 +610,7 @@ fn scan_plain_attributes(
     col: u64,
     utf8: bool,
     atts: &mut Attributes,
+    recent: &mut RecentNames,
 ) -> Option<PlainTag> {
     let mut track = Track {
         line_col: col,
@@ -631,10 +635,24 @@ fn scan_plain_attributes(
             }
         }
         let name_start = i;
-        i += 1;
-        while i < buf.len() && is_ascii_name_char(buf[i]) {
+        let place = atts.spans.len();
+        let class = if let Some((len, class)) = recent.at(place, buf, i) {
+            // The recent list's names are distinct, and those before
+            // `place` are this tag's names so far (a name not recognised
+            // is set in its place, the names after it forgotten): no
+            // duplicate to look for.
+            #[cfg(test)]
+            super::RECENT_NAMES.set(super::RECENT_NAMES.get() + 1);
+            atts.seen |= class;
+            i += len;
+            Some(class)
+        } else {
             i += 1;
-        }
+            while i < buf.len() && is_ascii_name_char(buf[i]) {
+                i += 1;
+            }
+            None
+        };
         let name_end = i;
         let Some(&[b'=', quote, ..]) = buf.get(i..) else {
             return None;
@@ -662,11 +680,98 @@ fn scan_plain_attributes(
                 value.piece
             }
         };
-        let class = KeySet::class_of(name_end - name_start, buf[name_start], buf[name_end - 1]);
-        if atts.add_new_name(buf, name_start, name_end, class) {
-            return None;
+        if class.is_none() {
+            let class = KeySet::class_of(name_end - name_start, buf[name_start], buf[name_end - 1]);
+            if atts.add_new_name(buf, name_start, name_end, class) {
+                return None;
+            }
+            recent.set(place, &buf[name_start..=name_end], class);
         }
         atts.spans.push((Piece::Input(name_start, name_end), value));
+    }
+}
+
+/// How many lists [`RecentNames`] keeps, one for each class of element
+/// names.
+pub(in crate::libxml) const RECENT_NAME_SLOTS: usize = 8;
+
+/// The attribute names of the last plain start tag of a class of element
+/// names. Documents repeat their tags: a name that is, with its `=`, the
+/// bytes of the recent list's name of its place is that name, and when
+/// every name before it was too it is none of them, so that
+/// [`scan_plain_attributes`] neither scans it a byte at a time nor looks
+/// for it among the others. The list only predicts: the bytes are compared
+/// each time, so it may be any list of distinct names with their classes,
+/// whichever tag left it.
+#[derive(Debug, Default)]
+pub(in crate::libxml) struct RecentNames {
+    names: Vec<RecentName>,
+}
+
+/// A name of [`RecentNames`] with its `=`, as the 16 bytes at a place of
+/// the input that hold it are seen through `mask`.
+#[derive(Clone, Copy, Debug)]
+struct RecentName {
+    pattern: u128,
+    mask: u128,
+    /// The name's length.
+    len: usize,
+    /// The name's [`KeySet::class`].
+    class: u64,
+}
+
+impl RecentName {
+    /// `pattern` (a name and its `=`) of class `class`. A pattern longer
+    /// than 16 bytes is kept as one that matches nothing.
+    fn new(pattern: &[u8], class: u64) -> Self {
+        let mut bytes = [0; 16];
+        let Some(head) = bytes.get_mut(..pattern.len()) else {
+            return Self {
+                pattern: 1,
+                mask: 0,
+                len: 0,
+                class,
+            };
+        };
+        head.copy_from_slice(pattern);
+        let mask = u128::MAX >> (8 * (16 - pattern.len()));
+        Self {
+            pattern: u128::from_le_bytes(bytes),
+            mask,
+            len: pattern.len() - 1,
+            class,
+        }
+    }
+}
+
+impl RecentNames {
+    /// The list for an element name: a class from its length and its
+    /// first and last bytes, which tells most names of a document apart.
+    #[inline]
+    pub(in crate::libxml) fn slot(name: &[u8]) -> usize {
+        let (first, last) = match name {
+            [first, .., last] => (*first, *last),
+            [only] => (*only, *only),
+            [] => (0, 0),
+        };
+        (usize::from(first) ^ usize::from(last).rotate_left(1) ^ name.len()) % RECENT_NAME_SLOTS
+    }
+
+    /// When the input at `i` holds the name of `place` and its `=`: the
+    /// name's length and class.
+    #[inline(always)]
+    fn at(&self, place: usize, buf: &[u8], i: usize) -> Option<(usize, u64)> {
+        let name = self.names.get(place)?;
+        let bytes = buf.get(i..)?.first_chunk::<16>()?;
+        (u128::from_le_bytes(*bytes) & name.mask == name.pattern).then_some((name.len, name.class))
+    }
+
+    /// `pattern` (a name and its `=`, of class `class`) as the name of
+    /// `place`, the names after it forgotten.
+    #[inline(never)]
+    fn set(&mut self, place: usize, pattern: &[u8], class: u64) {
+        self.names.truncate(place);
+        self.names.push(RecentName::new(pattern, class));
     }
 }
 
@@ -954,7 +1059,7 @@ fn first_of_each<K: Ord>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Clash, Clashes, scan_plain_attributes};
+    use super::{Clash, Clashes, RecentNames, scan_plain_attributes};
     use crate::libxml::namespaces::Namespaces;
     use crate::libxml::{Attributes, NsAttr};
     use crate::test_rng::XorShift;
@@ -972,6 +1077,8 @@ mod tests {
         let name_chars = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:-.";
         let value_chars = b"abcdefghij KLMNOP 0123456789 =/>?!#$%*+,;@[]^`{|}~\x7F";
         let mut atts = Attributes::default();
+        // one list of recent names for every case, as a parser keeps it
+        let mut recent = RecentNames::default();
         for case in 0..3_000 {
             let mut doc = b"<e".to_vec();
             let mut want: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
@@ -1021,7 +1128,7 @@ mod tests {
             doc.extend(std::iter::repeat_n(b't', [0, 3, 100][rng.below(3)]));
             let text = String::from_utf8_lossy(&doc).into_owned();
             atts.clear();
-            let tag = scan_plain_attributes(&doc, 2, 3, true, &mut atts)
+            let tag = scan_plain_attributes(&doc, 2, 3, true, &mut atts, &mut recent)
                 .unwrap_or_else(|| panic!("case {case} not taken: {text:?}"));
             let got: Vec<(Vec<u8>, Vec<u8>)> = (0..atts.len())
                 .map(|k| (atts.name(&doc, k).to_vec(), atts.value(&doc, k).to_vec()))
