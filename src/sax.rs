@@ -7,6 +7,8 @@
 //! it converts to the target encoding, folds case, skips tag starts,
 //! builds `xml_parse_into_struct()`'s arrays and calls the user's handlers.
 
+use std::num::NonZeroU64;
+
 /// Which PHP handlers are set: the public [`HandlerSet`], which the core
 /// takes as it is. libxml2's compat layer routes events by what is set:
 /// for example text goes to the default handler only when no
@@ -17,6 +19,15 @@ pub(crate) use crate::php::HandlerSet;
 /// One attribute of a start tag: name and value as UTF-8 bytes, the value
 /// normalized and entity-expanded.
 pub(crate) type Attribute<'a> = (&'a [u8], &'a [u8]);
+
+/// The identity of a list of distinct attribute names (never 0, so that
+/// an `Option` of it is one word): two start tags
+/// given the same identity have the same attribute names in the same
+/// order. The core gives one for plain start tags whose names it
+/// recognised as a whole list it has seen (see `RecentNames`); identities
+/// are never given twice in a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NameList(pub(crate) NonZeroU64);
 
 /// What the core delivers, in document order, as compat.c calls PHP's
 /// `_xml_*_handler` functions. All strings are UTF-8 as libxml2 gives them;
@@ -29,6 +40,18 @@ pub(crate) trait Sax {
     /// A start tag. In namespace mode `name` is `URI + sep + local` (or the
     /// bare local name without a namespace) and attributes likewise.
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]);
+    /// [`start_element`](Self::start_element) of a tag whose attribute
+    /// names are, in order, those of the list `names` (when `Some`): every
+    /// tag given the same list has the same names.
+    fn start_element_listed(
+        &mut self,
+        name: &[u8],
+        attributes: &[Attribute<'_>],
+        names: Option<NameList>,
+    ) {
+        let _ = names;
+        self.start_element(name, attributes);
+    }
     /// An end tag (also the synthesized end of an empty-element tag).
     fn end_element(&mut self, name: &[u8]);
     /// Character data, in the pieces libxml2 delivers.

@@ -34,7 +34,7 @@ use std::collections::{HashMap, HashSet};
 use keyset::KeySet;
 use namespaces::{Namespaces, NsUri};
 
-use crate::sax::{HandlerSet, Sax};
+use crate::sax::{HandlerSet, NameList, Sax};
 
 #[cfg(test)]
 thread_local! {
@@ -533,13 +533,14 @@ fn start_with_list<const N: usize>(
     name: &[u8],
     input: &[u8],
     atts: &Attributes,
+    names: Option<NameList>,
 ) {
     let n = atts.len();
     let mut list: [(&[u8], &[u8]); N] = [(&[], &[]); N];
     for (k, slot) in list[..n].iter_mut().enumerate() {
         *slot = (atts.name(input, k), atts.value(input, k));
     }
-    sink.start_element(name, &list[..n]);
+    sink.start_element_listed(name, &list[..n], names);
 }
 
 impl Core {
@@ -1172,18 +1173,24 @@ impl Core {
     }
 
     /// SAX1 start tag.
-    fn emit_start(&mut self, sink: &mut impl Sax, name: &[u8], atts: &Attributes) {
+    fn emit_start(
+        &mut self,
+        sink: &mut impl Sax,
+        name: &[u8],
+        atts: &Attributes,
+        names: Option<NameList>,
+    ) {
         if self.installed.element {
             let input = &self.input.buf;
             match atts.len() {
                 0 => sink.start_element(name, &[]),
-                1..=4 => start_with_list::<4>(sink, name, input, atts),
-                5..=12 => start_with_list::<12>(sink, name, input, atts),
-                13..=16 => start_with_list::<16>(sink, name, input, atts),
+                1..=4 => start_with_list::<4>(sink, name, input, atts, names),
+                5..=12 => start_with_list::<12>(sink, name, input, atts, names),
+                13..=16 => start_with_list::<16>(sink, name, input, atts, names),
                 n => {
                     let mut list = reuse_list(std::mem::take(&mut self.pools.att_list));
                     list.extend((0..n).map(|k| (atts.name(input, k), atts.value(input, k))));
-                    sink.start_element(name, &list);
+                    sink.start_element_listed(name, &list, names);
                     self.pools.att_list = reuse_list(list);
                 }
             }

@@ -10,7 +10,7 @@ use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
 use crate::php::structure::{Builder, Struct, StructData, skip_tagstart};
 use crate::php::utf8::Utf8Buffers;
-use crate::sax::{Attribute, Sax};
+use crate::sax::{Attribute, NameList, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
 /// the same handler calls, the same `xml_parse_into_struct()` arrays, the
@@ -71,6 +71,10 @@ struct AttributeSlots {
     /// name in its `raw_names`): a list of as many names or fewer, equal
     /// to those, gives those keys and needs no duplicate check.
     distinct: usize,
+    /// The core's list of names those `distinct` keys were made from, one
+    /// key a name: a tag given the same list has those names, so those
+    /// keys.
+    listed: Option<NameList>,
 }
 
 impl Buffers {
@@ -89,6 +93,7 @@ impl Buffers {
         for slots in &mut self.attributes {
             slots.raw_names.clear();
             slots.distinct = 0;
+            slots.listed = None;
         }
     }
 }
@@ -1088,19 +1093,27 @@ fn decode_tag_other(coding: &Coding, raw: &[u8], out: &mut Vec<u8>, scratch: &mu
 fn attribute_array(
     coding: &Coding,
     attributes: &[Attribute<'_>],
+    names: Option<NameList>,
     slots: &mut AttributeSlots,
     keys: &mut KeySet,
     scratch: &mut Vec<u8>,
 ) -> usize {
     let n = attributes.len();
-    if n <= slots.distinct
-        && n < MANY
-        && attributes
-            .iter()
-            .zip(&slots.raw_names)
-            .all(|(&(name, _), cached)| {
-                cached.is_some_and(|(raw, _)| short_name(name) == Some(raw))
-            })
+    // `listed` is kept only for keys made one a name (none merged)
+    let listed = names.is_some() && names == slots.listed;
+    #[cfg(test)]
+    if listed {
+        LISTED_NAMES.set(LISTED_NAMES.get() + 1);
+    }
+    if listed
+        || n <= slots.distinct
+            && n < MANY
+            && attributes
+                .iter()
+                .zip(&slots.raw_names)
+                .all(|(&(name, _), cached)| {
+                    cached.is_some_and(|(raw, _)| short_name(name) == Some(raw))
+                })
     {
         // the keys of the last such list, in the same places: only the
         // values are new
@@ -1122,6 +1135,7 @@ fn attribute_array(
     );
     // the keys it kept: each where its name was decoded, none repeated
     slots.distinct = len;
+    slots.listed = names.filter(|_| len == n);
     len
 }
 
@@ -1130,6 +1144,9 @@ thread_local! {
     /// Attribute arrays made without the duplicate check, their names
     /// those of the last array made in their slots.
     static SAME_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Attribute arrays made without comparing their names, the core
+    /// having given the list of names their slots' keys were made from.
+    static LISTED_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// [`attribute_array`] for any list: each name decoded unless its slot
@@ -1267,7 +1284,12 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
     /// The rest of a start tag with attributes, whose name is on the name
     /// stack from `at`.
     #[inline]
-    fn start_element_with(&mut self, at: usize, attributes: &[Attribute<'_>]) {
+    fn start_element_with(
+        &mut self,
+        at: usize,
+        attributes: &[Attribute<'_>],
+        names: Option<NameList>,
+    ) {
         let coding = self.coding;
         let buffers = &mut *self.buffers;
         let tag = &buffers.names.bytes[at..];
@@ -1277,6 +1299,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
             let len = attribute_array(
                 coding,
                 attributes,
+                names,
                 slots,
                 &mut buffers.keys,
                 &mut buffers.scratch,
@@ -1300,6 +1323,7 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
                 let scratch = &mut buffers.scratch;
                 builder.attributes(
                     attributes,
+                    names,
                     buffers.names.key.map(|key| (key, attribute_bank(tag))),
                     |name, out| decode_tag_append(coding, name, out, scratch),
                     |value, out| decode_into(value, coding.options.target, out),
@@ -1347,6 +1371,15 @@ impl<H: Handler + ?Sized> Adapter<'_, H> {
 
 impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
     fn start_element(&mut self, name: &[u8], attributes: &[Attribute<'_>]) {
+        self.start_element_listed(name, attributes, None);
+    }
+
+    fn start_element_listed(
+        &mut self,
+        name: &[u8],
+        attributes: &[Attribute<'_>],
+        list: Option<NameList>,
+    ) {
         if self.handler.stop_requested() {
             return;
         }
@@ -1366,7 +1399,7 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             }
             return;
         }
-        self.start_element_with(at, attributes);
+        self.start_element_with(at, attributes, list);
     }
 
     fn end_element(&mut self, name: &[u8]) {
@@ -1695,6 +1728,7 @@ mod tests {
     fn remembered_attribute_keys_are_those_of_their_names() {
         let used = crate::php::structure::MEMO_KEYS.get();
         let same = crate::php::structure::SAME_NAMES.get();
+        let listed = crate::php::structure::LISTED_NAMES.get();
         let mut reference = Elements {
             set: HandlerSet::COMMON,
             seen: Vec::new(),
@@ -1721,6 +1755,8 @@ mod tests {
         }
         assert!(crate::php::structure::MEMO_KEYS.get() - used > 5000);
         assert!(crate::php::structure::SAME_NAMES.get() - same > 500);
+        let listed = crate::php::structure::LISTED_NAMES.get() - listed;
+        assert!(listed > 300, "{listed} lists added from the core's lists");
     }
 
     /// The handler's arrays of a document's tags are those of each tag
@@ -1730,6 +1766,7 @@ mod tests {
     #[test]
     fn attribute_arrays_are_those_of_their_tags_alone() {
         let used = SAME_NAMES.get();
+        let listed = LISTED_NAMES.get();
         for target in [TargetEncoding::Utf8, TargetEncoding::Iso8859_1] {
             for (i, tags) in attribute_documents().iter().enumerate() {
                 let folding = i % 3 != 2;
@@ -1750,6 +1787,9 @@ mod tests {
             }
         }
         assert!(SAME_NAMES.get() - used > 500);
+        // the core's lists of names stood in for the comparison
+        let listed = LISTED_NAMES.get() - listed;
+        assert!(listed > 300, "{listed} arrays made from the core's lists");
     }
 
     /// Integer keys (only hand-made events have such names) are kept and

@@ -8,7 +8,7 @@ use crate::libxml::keyset::KeySet;
 use crate::libxml::names::same_name;
 use crate::php::array::{Key, key_int};
 use crate::php::parser::{NameKey, ShortName, short_name};
-use crate::sax::Attribute;
+use crate::sax::{Attribute, NameList};
 
 /// A small fast hasher for the index's tag lookup (tags are short byte
 /// strings chosen by the document; the map is rebuilt for every call, and
@@ -166,6 +166,10 @@ pub(crate) struct Builder {
     /// list checked for duplicates kept, none repeated: a list of as many
     /// names or fewer, equal to those, needs no duplicate check.
     memos_distinct: [usize; 8],
+    /// For each bank, the core's list of names whose keys its first places
+    /// hold, one a name (none merged): a tag given that list has those
+    /// names.
+    memos_listed: [Option<NameList>; 8],
     /// The entry whose value, at the end of the byte buffer, the next
     /// character data extends (set by `cdata`, cleared by anything else
     /// that changes where text goes).
@@ -206,6 +210,9 @@ thread_local! {
     pub(crate) static MEMO_KEYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Attribute lists added without the duplicate check.
     pub(crate) static SAME_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Of those, the lists added without comparing their names, the core
+    /// having given the list of names the memos' keys were made from.
+    pub(crate) static LISTED_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// A range of [`StructData::bytes`].
@@ -1047,6 +1054,7 @@ impl Builder {
     pub(crate) fn attributes(
         &mut self,
         attributes: &[Attribute<'_>],
+        list: Option<NameList>,
         under: Option<(NameKey, usize)>,
         mut key: impl FnMut(&[u8], &mut Vec<u8>),
         value: impl Fn(&[u8], &mut Vec<u8>),
@@ -1060,25 +1068,34 @@ impl Builder {
             self.memos.clear();
             self.memos.resize(8 * MEMO_PLACES, KeyMemo::NONE);
             self.memos_distinct = [0; 8];
+            self.memos_listed = [None; 8];
             self.memos_under = under;
         }
         // no memos at all without `under`
-        let (memos, distinct) = match bank {
+        let (memos, distinct, listed) = match bank {
             Some(bank) => (
                 self.memos
                     .get_mut(bank * MEMO_PLACES..(bank + 1) * MEMO_PLACES)
                     .unwrap_or_default(),
                 self.memos_distinct.get_mut(bank),
+                self.memos_listed.get_mut(bank),
             ),
-            None => (&mut [][..], None),
+            None => (&mut [][..], None, None),
         };
-        let mut no_memos = 0;
+        let (mut no_memos, mut no_list) = (0, None);
         let distinct = distinct.unwrap_or(&mut no_memos);
-        if attributes.len() <= *distinct
-            && attributes
-                .iter()
-                .zip(&*memos)
-                .all(|(&(name, _), memo)| short_name(name) == Some(memo.raw))
+        let listed = listed.unwrap_or(&mut no_list);
+        let by_list = list.is_some() && list == *listed;
+        #[cfg(test)]
+        if by_list {
+            LISTED_NAMES.set(LISTED_NAMES.get() + 1);
+        }
+        if by_list
+            || attributes.len() <= *distinct
+                && attributes
+                    .iter()
+                    .zip(&*memos)
+                    .all(|(&(name, _), memo)| short_name(name) == Some(memo.raw))
         {
             // the keys of the places, distinct: only the values are new
             #[cfg(test)]
@@ -1135,6 +1152,7 @@ impl Builder {
             }
         }
         *distinct = kept;
+        *listed = list.filter(|_| kept == attributes.len());
     }
 
     /// An element end; `tag` is decoded and folded. No depth check, as in

@@ -2,12 +2,15 @@
 //! path for plain SAX1 tags, the general path, namespaces and
 //! duplicate attributes.
 
+use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::libxml::chars::{is_ascii_name_char, is_ascii_name_start, is_byte_char};
 use crate::libxml::keyset::{self, KeySet};
 use crate::libxml::namespaces::{Namespaces, NsUri, XML_NS};
 use crate::libxml::text_scan::plain_multibyte_len;
 use crate::libxml::{Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State, Sub, err};
-use crate::sax::Sax;
+use crate::sax::{NameList, Sax};
 
 use super::{
     MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_name, general_only,
@@ -190,6 +193,7 @@ impl Core {
             self.pools.atts = Some(atts);
             return false;
         };
+        let names = recent.list_of(atts.len());
         #[cfg(test)]
         super::PLAIN_TAGS.set(super::PLAIN_TAGS.get() + 1);
         let mut name = self.pooled_buffer();
@@ -204,7 +208,7 @@ impl Core {
             self.sub = Sub::None;
         }
         if !self.disable_sax {
-            self.emit_start(sink, &name, &atts);
+            self.emit_start(sink, &name, &atts, names);
         }
         self.pools.atts = Some(atts);
         if self.state == State::Eof {
@@ -273,7 +277,7 @@ impl Core {
         }
         self.flush_default_refs(sink);
         if !self.disable_sax {
-            self.emit_start(sink, &name, &atts);
+            self.emit_start(sink, &name, &atts, None);
         }
         self.pools.atts = Some(atts);
         Some(name)
@@ -706,7 +710,15 @@ pub(in crate::libxml) const RECENT_NAME_SLOTS: usize = 8;
 #[derive(Debug, Default)]
 pub(in crate::libxml) struct RecentNames {
     names: Vec<RecentName>,
+    /// The list's identity ([`NameList`]), 0 until a tag is found to hold
+    /// the list whole.
+    id: u64,
 }
+
+/// The identities of [`RecentNames`]' lists, never given twice in a
+/// process: the adapter keeps the keys it made for a list under its
+/// identity, whichever parser the list was in.
+static NEXT_LIST: AtomicU64 = AtomicU64::new(1);
 
 /// A name of [`RecentNames`] with its `=`, as the 16 bytes at a place of
 /// the input that hold it are seen through `mask`.
@@ -772,6 +784,21 @@ impl RecentNames {
     fn set(&mut self, place: usize, pattern: &[u8], class: u64) {
         self.names.truncate(place);
         self.names.push(RecentName::new(pattern, class));
+        self.id = 0;
+    }
+
+    /// After a tag of `count` attributes was scanned: the identity of the
+    /// list when the tag's names are the whole list (each recognised or
+    /// set in its place).
+    #[inline]
+    fn list_of(&mut self, count: usize) -> Option<NameList> {
+        if count == 0 || count != self.names.len() {
+            return None;
+        }
+        if self.id == 0 {
+            self.id = NEXT_LIST.fetch_add(1, Ordering::Relaxed);
+        }
+        NonZeroU64::new(self.id).map(NameList)
     }
 }
 
