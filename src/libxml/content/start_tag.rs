@@ -695,6 +695,16 @@ fn scan_plain_attributes(
     }
 }
 
+/// The last bytes of the input, under 16, followed by NULs: no pattern of
+/// [`RecentNames`] holds a NUL, so none matches past the end (a tag fed a
+/// byte at a time ends its buffer).
+#[cold]
+fn padded(rest: &[u8]) -> [u8; 16] {
+    let mut bytes = [0; 16];
+    bytes[..rest.len()].copy_from_slice(rest);
+    bytes
+}
+
 /// How many lists [`RecentNames`] keeps, one for each class of element
 /// names.
 pub(in crate::libxml) const RECENT_NAME_SLOTS: usize = 8;
@@ -774,8 +784,12 @@ impl RecentNames {
     #[inline(always)]
     fn at(&self, place: usize, buf: &[u8], i: usize) -> Option<(usize, u64)> {
         let name = self.names.get(place)?;
-        let bytes = buf.get(i..)?.first_chunk::<16>()?;
-        (u128::from_le_bytes(*bytes) & name.mask == name.pattern).then_some((name.len, name.class))
+        let rest = buf.get(i..)?;
+        let bytes = match rest.first_chunk::<16>() {
+            Some(bytes) => *bytes,
+            None => padded(rest),
+        };
+        (u128::from_le_bytes(bytes) & name.mask == name.pattern).then_some((name.len, name.class))
     }
 
     /// `pattern` (a name and its `=`, of class `class`) as the name of
