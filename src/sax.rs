@@ -20,12 +20,12 @@ pub(crate) use crate::php::HandlerSet;
 /// normalized and entity-expanded.
 pub(crate) type Attribute<'a> = (&'a [u8], &'a [u8]);
 
-/// The identity of a list of distinct attribute names (never 0, so that
-/// an `Option` of it is one word): two start tags
+/// The identity of a list of distinct attribute names: two start tags
 /// given the same identity have the same attribute names in the same
 /// order. The core gives one for plain start tags whose names it
 /// recognised as a whole list it has seen (see `RecentNames`); identities
-/// are never given twice in a process.
+/// are never given twice in a process. Never 0, so that an `Option` of it
+/// is one word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NameList(pub(crate) NonZeroU64);
 
