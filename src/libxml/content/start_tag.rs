@@ -720,15 +720,15 @@ pub(in crate::libxml) const RECENT_NAME_SLOTS: usize = 8;
 #[derive(Debug, Default)]
 pub(in crate::libxml) struct RecentNames {
     names: Vec<RecentName>,
-    /// The list's identity ([`NameList`]), 0 until a tag is found to hold
-    /// the list whole.
-    id: u64,
+    /// The list's identity, given when a tag is first found to hold the
+    /// list whole and taken back when the list changes.
+    id: Option<NameList>,
 }
 
-/// The identities of [`RecentNames`]' lists, never given twice in a
-/// process: the adapter keeps the keys it made for a list under its
-/// identity, whichever parser the list was in.
-static NEXT_LIST: AtomicU64 = AtomicU64::new(1);
+/// How many identities [`RecentNames`]' lists were given: none is given
+/// twice in a process, as the adapter keeps the keys it made for a list
+/// under its identity, whichever parser the list was in.
+static LISTS_GIVEN: AtomicU64 = AtomicU64::new(0);
 
 /// A name of [`RecentNames`] with its `=`, as the 16 bytes at a place of
 /// the input that hold it are seen through `mask`.
@@ -798,7 +798,7 @@ impl RecentNames {
     fn set(&mut self, place: usize, pattern: &[u8], class: u64) {
         self.names.truncate(place);
         self.names.push(RecentName::new(pattern, class));
-        self.id = 0;
+        self.id = None;
     }
 
     /// After a tag of `count` attributes was scanned: the identity of the
@@ -809,10 +809,10 @@ impl RecentNames {
         if count == 0 || count != self.names.len() {
             return None;
         }
-        if self.id == 0 {
-            self.id = NEXT_LIST.fetch_add(1, Ordering::Relaxed);
-        }
-        NonZeroU64::new(self.id).map(NameList)
+        let id = self.id.get_or_insert_with(|| {
+            NameList(NonZeroU64::MIN.saturating_add(LISTS_GIVEN.fetch_add(1, Ordering::Relaxed)))
+        });
+        Some(*id)
     }
 }
 
