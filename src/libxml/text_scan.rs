@@ -199,6 +199,92 @@ pub(crate) fn plain_text_windows(s: &[u8]) -> usize {
     0
 }
 
+/// Width of [`plain_value_windows`]' windows: 16 bytes, SSE2 or NEON.
+const VALUE_WINDOW: usize = 16;
+
+/// Whether `b` may stand in an attribute value that the one-pass start-tag
+/// scan takes as it is: 0x20..=0x7F but `<`, `&` and the value's `quote`.
+#[cfg(test)]
+pub(crate) fn plain_value_byte(b: u8, quote: u8) -> bool {
+    (0x20..0x80).contains(&b) && b != b'<' && b != b'&' && b != quote
+}
+
+/// The first byte of `s` that is not [`plain_value_byte`], looked for a
+/// 16-byte window at a time (SSE2, part of x86-64; NEON, part of
+/// aarch64): `Ok` with its position when a whole window holds it,
+/// otherwise `Err` with the bytes the windows took (a multiple of 16; 0
+/// on other targets). [`plain_value_windows_reference`] says the same a
+/// byte at a time.
+#[inline(always)]
+pub(crate) fn plain_value_windows(s: &[u8], quote: u8) -> Result<usize, usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { x86_value::plain_value_windows_sse2(s, quote) }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        // SAFETY: NEON is part of aarch64.
+        unsafe { neon::plain_value_windows_neon(s, quote) }
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let _ = (s, quote);
+        Err(0)
+    }
+}
+
+/// [`plain_value_windows`] a byte at a time.
+#[cfg(test)]
+pub(crate) fn plain_value_windows_reference(s: &[u8], quote: u8) -> Result<usize, usize> {
+    let windows = s.len() / VALUE_WINDOW * VALUE_WINDOW;
+    match s[..windows]
+        .iter()
+        .position(|&b| !plain_value_byte(b, quote))
+    {
+        Some(at) => Ok(at),
+        None => Err(windows),
+    }
+}
+
+/// The SSE2 kernel of [`plain_value_windows`].
+#[cfg(target_arch = "x86_64")]
+mod x86_value {
+    #[allow(clippy::wildcard_imports)]
+    use std::arch::x86_64::*;
+
+    use crate::simd::memory::load128;
+
+    use super::VALUE_WINDOW as W;
+
+    /// [`super::plain_value_windows`] with SSE2, which x86-64 always has.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)] // bytes as `i8` lanes; a 16-bit mask
+    pub(super) fn plain_value_windows_sse2(s: &[u8], quote: u8) -> Result<usize, usize> {
+        let space = _mm_set1_epi8(0x20);
+        let lt = _mm_set1_epi8(b'<' as i8);
+        let amp = _mm_set1_epi8(b'&' as i8);
+        let quote = _mm_set1_epi8(quote as i8);
+        let mut i = 0;
+        while i + W <= s.len() {
+            // SAFETY: `i + 16 <= s.len()`: the 16 bytes are in `s`.
+            let v = unsafe { load128(s, i) };
+            // as signed bytes, 0x80 and up are below 0x20 too
+            let other = _mm_or_si128(
+                _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, lt)),
+                _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, quote)),
+            );
+            let mask = _mm_movemask_epi8(other) as u32;
+            if mask != 0 {
+                return Ok(i + mask.trailing_zeros() as usize);
+            }
+            i += W;
+        }
+        Err(i)
+    }
+}
+
 // ASCII bytes that end a run, by nibble lookups: a byte stops the run
 // when its low nibble's entry and its high nibble's share a bit.
 // 0x01: 0x00..=0x08 and 0x0B..=0x0F; 0x02: 0x10..=0x1F; 0x04: `&`;
@@ -471,7 +557,10 @@ mod x86_text {
 
 #[cfg(test)]
 mod tests {
-    use super::{PLAIN_TEXT, TextRun, plain_text_windows, text_run, text_run_reference};
+    use super::{
+        PLAIN_TEXT, TextRun, plain_text_windows, plain_value_byte, plain_value_windows,
+        plain_value_windows_reference, text_run, text_run_reference,
+    };
     use proptest::prelude::*;
 
     /// Text pieces that end a run, or not, one way or another.
@@ -628,6 +717,58 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every byte at every place of three windows and what follows them,
+    /// between each plain filler byte, for both quotes and every length up
+    /// to 50 (whole windows and the bytes after them).
+    #[test]
+    fn plain_value_windows_stop_where_the_reference_does() {
+        let test = "plain_value_windows_stop_where_the_reference_does";
+        if !cfg!(target_arch = "x86_64") {
+            crate::simd::skipped_tier("sse2", test);
+        }
+        if !cfg!(target_arch = "aarch64") {
+            crate::simd::skipped_tier("neon", test);
+        }
+        for quote in [b'"', b'\'', b'<'] {
+            for fill in [b' ', b'a', 0x7F, b'"', b'\''] {
+                if fill == quote {
+                    continue;
+                }
+                for len in 0..50 {
+                    let mut s = vec![fill; len];
+                    assert_eq!(
+                        plain_value_windows(&s, quote),
+                        plain_value_windows_reference(&s, quote),
+                        "{len} bytes of {fill:02X}"
+                    );
+                    for at in 0..len {
+                        for b in 0..=0xFFu8 {
+                            s[at] = b;
+                            assert_eq!(
+                                plain_value_windows(&s, quote),
+                                plain_value_windows_reference(&s, quote),
+                                "{b:02X} at {at} of {len}, quote {quote:02X}"
+                            );
+                        }
+                        s[at] = fill;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The reference: the stop bytes are those of the start-tag scan's
+    /// value (all but printable ASCII, `<`, `&` and the quote).
+    #[test]
+    fn plain_value_bytes_are_printable_ascii_but_three() {
+        let plain: Vec<u8> = (0..=0xFFu8)
+            .filter(|&b| plain_value_byte(b, b'"'))
+            .collect();
+        let mut want: Vec<u8> = (0x20..=0x7Fu8).collect();
+        want.retain(|&b| !matches!(b, b'<' | b'&' | b'"'));
+        assert_eq!(plain, want);
     }
 
     fn piece() -> impl Strategy<Value = Vec<u8>> {

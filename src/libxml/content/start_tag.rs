@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::libxml::chars::{is_ascii_name_char, is_ascii_name_start, is_byte_char};
 use crate::libxml::keyset::{self, KeySet};
 use crate::libxml::namespaces::{Namespaces, NsUri, XML_NS};
-use crate::libxml::text_scan::plain_multibyte_len;
+use crate::libxml::text_scan::{plain_multibyte_len, plain_value_windows};
 use crate::libxml::{Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State, Sub, err};
 use crate::sax::{NameList, Sax};
 
@@ -882,15 +882,25 @@ fn blanks_or_end(buf: &[u8], mut i: usize, track: &mut Track) -> Step {
 
 /// The length of the value at the start of `s` up to its closing `quote`
 /// if every byte before it is 0x20..=0x7F but `<` and `&` (which a value
-/// of up to [`MAX_TEXT_LENGTH`] bytes, eight at a time, finds). Otherwise
-/// (another byte first, or `s` ends within eight bytes of it) how many
-/// bytes from the start are such bytes at least.
+/// of up to [`MAX_TEXT_LENGTH`] bytes finds, 16 bytes at a time while
+/// whole windows last, then eight). Otherwise (another byte first, or `s`
+/// ends within eight bytes of it) how many bytes from the start are such
+/// bytes at least.
 #[inline(always)]
 fn simple_value(s: &[u8], quote: u8) -> Result<usize, usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let mut i = 0;
+    let mut i = match plain_value_windows(s, quote) {
+        Ok(i) => {
+            return if s[i] == quote && i <= MAX_TEXT_LENGTH {
+                Ok(i)
+            } else {
+                Err(i)
+            };
+        }
+        Err(taken) => taken,
+    };
     loop {
         let Some(word) = s.get(i..i + 8) else {
             return Err(i);

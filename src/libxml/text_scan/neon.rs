@@ -7,7 +7,7 @@ use std::arch::aarch64::*;
 
 use crate::simd::neon::{any, any_high, load, load_array, mask};
 
-use super::{STOP_HIGH_FAST, STOP_LOW, TEXT_WINDOW as W, TextRun, stops};
+use super::{STOP_HIGH_FAST, STOP_LOW, TEXT_WINDOW as W, TextRun, VALUE_WINDOW, stops};
 
 /// [`super::text_windows`] with NEON.
 ///
@@ -39,4 +39,29 @@ pub(super) fn plain_text_windows_neon(s: &[u8]) -> usize {
         i += W;
     }
     i
+}
+
+/// [`super::plain_value_windows`] with NEON.
+#[target_feature(enable = "neon")]
+pub(super) fn plain_value_windows_neon(s: &[u8], quote: u8) -> Result<usize, usize> {
+    let mut i = 0;
+    let space = vdupq_n_u8(0x20);
+    let printable = vdupq_n_u8(0x60);
+    let lt = vdupq_n_u8(b'<');
+    let amp = vdupq_n_u8(b'&');
+    let quote = vdupq_n_u8(quote);
+    while i + VALUE_WINDOW <= s.len() {
+        // SAFETY: `i + 16 <= s.len()`: the 16 bytes are in `s`.
+        let v = unsafe { load(s, i) };
+        // below 0x20 wraps to 0xE0 and up, 0x80 and up stays at 0x60 and up
+        let other = vorrq_u8(
+            vorrq_u8(vcgeq_u8(vsubq_u8(v, space), printable), vceqq_u8(v, lt)),
+            vorrq_u8(vceqq_u8(v, amp), vceqq_u8(v, quote)),
+        );
+        if any(other) {
+            return Ok(i + mask(other).trailing_zeros() as usize);
+        }
+        i += VALUE_WINDOW;
+    }
+    Err(i)
 }
