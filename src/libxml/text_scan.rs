@@ -8,6 +8,8 @@
 //!   (columns) counted on the windows' masks. The window with something
 //!   else in it hands over to the scalar code at the start of that
 //!   character. On aarch64 the same with NEON, 16 bytes at a time.
+//! * [`plain_value_windows`]: the one-pass start-tag scan's attribute
+//!   values, 16 bytes at a time with SSE2 (part of x86-64) or NEON.
 
 // The kernels' deliberate exceptions: byte pointers cast to vector types
 // only for the unaligned load and store intrinsics, lane indexes and masks
