@@ -802,13 +802,24 @@ fn recent_names_agree(documents: u64) {
         "keys",
         "value",
         "v:a",
+        "abcdefghijklm",
         "abcdefghijklmn",
         "abcdefghijklmno",
         "abcdefghijklmnop",
         "k\u{e9}",
         "k1",
     ];
-    const VALUES: &[&str] = &["\"1\"", "'x'", "\"a&amp;b\"", "\"\"", "\"\u{e9}\""];
+    // each quote also in a value of the other, as if it began the next
+    // attribute
+    const VALUES: &[&str] = &[
+        "\"1\"",
+        "'x'",
+        "\"a&amp;b\"",
+        "\"\"",
+        "\"\u{e9}\"",
+        "'x\" k=\"1'",
+        "\"y' kk='2\"",
+    ];
     let mut rng = crate::test_rng::XorShift::new(0x9E37_79B9_7F4A_7C15);
     let installed = HandlerSet {
         element: true,
@@ -816,6 +827,7 @@ fn recent_names_agree(documents: u64) {
         ..HandlerSet::NONE
     };
     let recent_before = super::content::RECENT_NAMES.get();
+    let spaced_before = super::content::SPACED_NAMES.get();
     let mut attributes = 0;
     for _ in 0..documents {
         let mut doc = String::from("<r>");
@@ -871,10 +883,19 @@ fn recent_names_agree(documents: u64) {
     // a name that is not ASCII): a scan that stopped recognising them
     // would compare nothing new
     let recent = super::content::RECENT_NAMES.get() - recent_before;
-    eprintln!("{documents} documents, {attributes} attributes, {recent} names recognised");
+    let spaced = super::content::SPACED_NAMES.get() - spaced_before;
+    eprintln!(
+        "{documents} documents, {attributes} attributes, {recent} names recognised, {spaced} with their space and quote"
+    );
     assert!(
         recent * 8 >= attributes,
         "only {recent} of {attributes} attribute names were recognised"
+    );
+    // the other way, name and `=` alone, is taken after a line feed or a
+    // change of quote
+    assert!(
+        spaced * 4 >= recent && spaced < recent,
+        "{spaced} of {recent} names recognised with their space and quote"
     );
 }
 

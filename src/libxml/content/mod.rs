@@ -247,6 +247,9 @@ thread_local! {
     /// The attribute names `scan_plain_attributes` recognised as those of
     /// an earlier tag instead of scanning them.
     pub(super) static RECENT_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Those of them recognised with the space before them and the quote
+    /// after their `=`, in one compare.
+    pub(super) static SPACED_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether the one-step tag and text paths are off (only ever, in tests).

@@ -624,47 +624,59 @@ fn scan_plain_attributes(
         entity_count: 0,
     };
     loop {
-        // mostly one space before a name
-        if let Some(&[b' ', b, ..]) = buf.get(i..)
-            && is_ascii_name_start(b)
-        {
-            i += 1;
-        } else if buf.get(i) == Some(&b'>') {
-            return Some(track.end(i, false));
-        } else {
-            match blanks_or_end(buf, i, &mut track) {
-                Step::Name(at) => i = at,
-                Step::End(tag) => return Some(tag),
-                Step::Other => return None,
-            }
-        }
-        let name_start = i;
         let place = atts.spans.len();
-        let class = if let Some((len, class)) = recent.at(place, buf, i) {
-            // The recent list's names are distinct, and those before
-            // `place` are this tag's names so far (a name not recognised
-            // is set in its place, the names after it forgotten): no
-            // duplicate to look for.
-            #[cfg(test)]
-            super::RECENT_NAMES.set(super::RECENT_NAMES.get() + 1);
-            atts.seen |= class;
-            i += len;
-            Some(class)
-        } else {
-            i += 1;
-            while i < buf.len() && is_ascii_name_char(buf[i]) {
-                i += 1;
-            }
-            None
-        };
-        let name_end = i;
-        let Some(&[b'=', quote, ..]) = buf.get(i..) else {
-            return None;
-        };
-        if (quote != b'"' && quote != b'\'') || name_end - name_start > MAX_NAME_LENGTH {
-            return None;
-        }
-        let start = i + 2;
+        // The recent list's names are distinct, and those before `place`
+        // are this tag's names so far (a name not recognised is set in its
+        // place, the names after it forgotten): a name recognised is no
+        // duplicate.
+        let (name_start, name_end, class, quote) =
+            if let Some(name) = recent.spaced_at(place, buf, i) {
+                // mostly: one space, then the name, `=` and quote of last time
+                #[cfg(test)]
+                {
+                    super::RECENT_NAMES.set(super::RECENT_NAMES.get() + 1);
+                    super::SPACED_NAMES.set(super::SPACED_NAMES.get() + 1);
+                }
+                atts.seen |= name.class;
+                (i + 1, i + 1 + name.len, Some(name.class), name.quote)
+            } else {
+                if let Some(&[b' ', b, ..]) = buf.get(i..)
+                    && is_ascii_name_start(b)
+                {
+                    i += 1;
+                } else if buf.get(i) == Some(&b'>') {
+                    return Some(track.end(i, false));
+                } else {
+                    match blanks_or_end(buf, i, &mut track) {
+                        Step::Name(at) => i = at,
+                        Step::End(tag) => return Some(tag),
+                        Step::Other => return None,
+                    }
+                }
+                let name_start = i;
+                let class = if let Some((len, class)) = recent.at(place, buf, i) {
+                    #[cfg(test)]
+                    super::RECENT_NAMES.set(super::RECENT_NAMES.get() + 1);
+                    atts.seen |= class;
+                    i += len;
+                    Some(class)
+                } else {
+                    i += 1;
+                    while i < buf.len() && is_ascii_name_char(buf[i]) {
+                        i += 1;
+                    }
+                    None
+                };
+                let name_end = i;
+                let Some(&[b'=', quote, ..]) = buf.get(i..) else {
+                    return None;
+                };
+                if (quote != b'"' && quote != b'\'') || name_end - name_start > MAX_NAME_LENGTH {
+                    return None;
+                }
+                (name_start, name_end, class, quote)
+            };
+        let start = name_end + 2;
         let value = match simple_value(&buf[start..], quote) {
             Ok(len) => {
                 #[cfg(test)]
@@ -689,10 +701,20 @@ fn scan_plain_attributes(
             if atts.add_new_name(buf, name_start, name_end, class) {
                 return None;
             }
-            recent.set(place, &buf[name_start..=name_end], class);
+            recent.set(place, &buf[name_start..=name_end], class, quote);
         }
         atts.spans.push((Piece::Input(name_start, name_end), value));
     }
+}
+
+/// The 16 bytes of `buf` at `i`, [`padded`] near its end.
+#[inline(always)]
+fn word_at(buf: &[u8], i: usize) -> Option<u128> {
+    let rest = buf.get(i..)?;
+    Some(u128::from_le_bytes(match rest.first_chunk::<16>() {
+        Some(bytes) => *bytes,
+        None => padded(rest),
+    }))
 }
 
 /// The last bytes of the input, under 16, followed by NULs: no pattern of
@@ -731,37 +753,60 @@ pub(in crate::libxml) struct RecentNames {
 static LISTS_GIVEN: AtomicU64 = AtomicU64::new(0);
 
 /// A name of [`RecentNames`] with its `=`, as the 16 bytes at a place of
-/// the input that hold it are seen through `mask`.
+/// the input that hold it are seen through `mask`; and the same after one
+/// space and followed by the quote its value had (`spaced`), which most
+/// attributes of a repeated tag are.
 #[derive(Clone, Copy, Debug)]
 struct RecentName {
     pattern: u128,
     mask: u128,
+    /// ` name=` and the quote.
+    spaced: u128,
+    spaced_mask: u128,
     /// The name's length.
     len: usize,
     /// The name's [`KeySet::class`].
     class: u64,
+    /// The quote of `spaced`.
+    quote: u8,
+}
+
+/// `bytes` as a pattern and mask of the 16 bytes at a place of the input;
+/// more than 16 bytes as a pattern that matches nothing.
+fn pattern_of(bytes: &[u8]) -> (u128, u128) {
+    let mut word = [0; 16];
+    let Some(head) = word.get_mut(..bytes.len()) else {
+        return (1, 0);
+    };
+    head.copy_from_slice(bytes);
+    (
+        u128::from_le_bytes(word),
+        u128::MAX >> (8 * (16 - bytes.len())),
+    )
 }
 
 impl RecentName {
-    /// `pattern` (a name and its `=`) of class `class`. A pattern longer
-    /// than 16 bytes is kept as one that matches nothing.
-    fn new(pattern: &[u8], class: u64) -> Self {
-        let mut bytes = [0; 16];
-        let Some(head) = bytes.get_mut(..pattern.len()) else {
-            return Self {
-                pattern: 1,
-                mask: 0,
-                len: 0,
-                class,
-            };
+    /// `pattern` (a name and its `=`) of class `class`, its value in
+    /// `quote`s.
+    fn new(pattern: &[u8], class: u64, quote: u8) -> Self {
+        let n = pattern.len();
+        let (spaced, spaced_mask) = if n + 2 <= 16 {
+            let mut bytes = [b' '; 16];
+            bytes[1..=n].copy_from_slice(pattern);
+            bytes[n + 1] = quote;
+            pattern_of(&bytes[..n + 2])
+        } else {
+            (1, 0)
         };
-        head.copy_from_slice(pattern);
-        let mask = u128::MAX >> (8 * (16 - pattern.len()));
+        let (pattern_word, mask) = pattern_of(pattern);
         Self {
-            pattern: u128::from_le_bytes(bytes),
+            pattern: pattern_word,
             mask,
+            spaced,
+            spaced_mask,
             len: pattern.len() - 1,
             class,
+            quote,
         }
     }
 }
@@ -784,20 +829,23 @@ impl RecentNames {
     #[inline(always)]
     fn at(&self, place: usize, buf: &[u8], i: usize) -> Option<(usize, u64)> {
         let name = self.names.get(place)?;
-        let rest = buf.get(i..)?;
-        let bytes = match rest.first_chunk::<16>() {
-            Some(bytes) => *bytes,
-            None => padded(rest),
-        };
-        (u128::from_le_bytes(bytes) & name.mask == name.pattern).then_some((name.len, name.class))
+        (word_at(buf, i)? & name.mask == name.pattern).then_some((name.len, name.class))
     }
 
-    /// `pattern` (a name and its `=`, of class `class`) as the name of
-    /// `place`, the names after it forgotten.
+    /// When the input at `i` holds one space, the name of `place`, its `=`
+    /// and the quote its value had: the name.
+    #[inline(always)]
+    fn spaced_at(&self, place: usize, buf: &[u8], i: usize) -> Option<&RecentName> {
+        let name = self.names.get(place)?;
+        (word_at(buf, i)? & name.spaced_mask == name.spaced).then_some(name)
+    }
+
+    /// `pattern` (a name and its `=`, of class `class`, its value in
+    /// `quote`s) as the name of `place`, the names after it forgotten.
     #[inline(never)]
-    fn set(&mut self, place: usize, pattern: &[u8], class: u64) {
+    fn set(&mut self, place: usize, pattern: &[u8], class: u64, quote: u8) {
         self.names.truncate(place);
-        self.names.push(RecentName::new(pattern, class));
+        self.names.push(RecentName::new(pattern, class, quote));
         self.id = None;
     }
 
