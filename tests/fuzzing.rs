@@ -163,3 +163,105 @@ fn nul_after_an_encoding_error_is_not_reported() {
     let out = trace(&[], b"<t>\x99]]>\x00", &[]);
     assert_eq!(result_of(&out).0, 62);
 }
+
+/// Whether `doc` in pieces of `sizes` ends otherwise than whole, and
+/// whether the chunking predicate excuses it.
+fn differs_and_excused(doc: &[u8], sizes: &[usize]) -> (bool, bool) {
+    let whole = trace(&[], doc, &[]);
+    let pieces = trace(&[], doc, sizes);
+    let outcome = |t: &[u8]| {
+        let (code, line, column, index) = outcome_of(t);
+        chunking::Outcome {
+            code,
+            line,
+            column,
+            index,
+        }
+    };
+    let excused = chunking::chunking_matters(
+        doc,
+        &boundaries(doc.len(), sizes),
+        outcome(&pieces),
+        outcome(&whole),
+        same_calls(&pieces, &whole),
+    );
+    (pieces != whole, excused)
+}
+
+/// An internal subset of 71 declarations, an error (37) in the 71st,
+/// `tail` bytes after the subset.
+fn subset_with_error(tail: usize) -> Vec<u8> {
+    let mut d = String::from("<!DOCTYPE a [");
+    for i in 0..70 {
+        write!(d, "<!ENTITY e{i:02} \"v\">").unwrap();
+    }
+    d += "<!ENTITY z x><!ENTITY y \"v\">]><a/>";
+    d += &" ".repeat(tail);
+    d.into_bytes()
+}
+
+/// chunked target, pieces of 1 and 7 (finding 7): a parser stopped in the
+/// internal subset reports what its buffer had dropped, and where the
+/// buffer ended when the subset was parsed decides at which declaration
+/// it first dropped bytes. PHP: 1089 in pieces of 17, 1106 whole; without
+/// the bytes after the subset 1089 both ways
+/// (`fixtures/php/limits/chunking-dtd-shrink*`). Clause 11.
+#[test]
+fn subset_error_index_depends_on_where_the_buffer_ended() {
+    let doc = subset_with_error(20);
+    assert_eq!(result_of(&trace(&[], &doc, &[])), (37, 1106));
+    assert_eq!(result_of(&trace(&[], &doc, &[17])), (37, 1089));
+    assert_eq!(differs_and_excused(&doc, &[17]), (true, true));
+    assert_eq!(
+        differs_and_excused(&subset_with_error(0), &[17]),
+        (false, false)
+    );
+}
+
+/// chunked target, pieces of 128 (finding 7): text gathered after a
+/// non-ASCII character is lost whole when `xmlCurrentChar` reports an
+/// invalid character (NUL, bad UTF-8), handed over in pieces; a backspace
+/// is reported after the text is handed over. PHP:
+/// `fixtures/php/limits/chunking-text-*-after-non-ascii_*`. Clause 12.
+#[test]
+fn text_gathered_before_an_invalid_character() {
+    let doc = |bad: &[u8]| [b"<a>\xc3\xa9", &b"t".repeat(400)[..], bad, b"</a>"].concat();
+    for bad in [&b"\x00"[..], b"\xc2t"] {
+        assert_eq!(
+            differs_and_excused(&doc(bad), &[128]),
+            (true, true),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(differs_and_excused(&doc(b"\x08"), &[128]), (false, false));
+}
+
+/// chunked target, pieces of 128 (finding 7): a CDATA section with an
+/// invalid character 300 bytes or more into it is handed over 300 bytes
+/// a run while its `]]>` has not arrived, then fails; whole, it fails
+/// before anything of it is handed over. 299 bytes in, the first block
+/// already fails. PHP: `fixtures/php/limits/chunking-cdata-invalid-*`.
+/// Clause 13.
+#[test]
+fn cdata_invalid_past_its_first_block() {
+    let doc = |before: usize, after: usize, tail: usize| {
+        [
+            &b"<a><![CDATA["[..],
+            &b"c".repeat(before),
+            b">",
+            &b"c".repeat(after),
+            b"\x00",
+            &b"c".repeat(tail),
+            b"]]></a>",
+        ]
+        .concat()
+    };
+    assert_eq!(
+        differs_and_excused(&doc(400, 100, 10), &[128]),
+        (true, true)
+    );
+    assert_eq!(
+        differs_and_excused(&doc(200, 98, 210), &[128]),
+        (false, false)
+    );
+}

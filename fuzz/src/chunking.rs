@@ -170,6 +170,61 @@ pub struct Outcome {
 ///     So: a `]]>` outside a CDATA section after 298 bytes or more of
 ///     text (from the end of the tag of the last `<`).
 ///
+/// 11. The internal subset is parsed at once when the subset-end scan has
+///     found its end, from a buffer that ends where the pieces so far end
+///     (whole: at the document's end). The parser drops all but 80 bytes
+///     before its cursor (`SHRINK`, `xmlParserInputShrink`) only where more
+///     than 500 bytes are behind the cursor and fewer than 500 ahead
+///     (`2 * INPUT_CHUNK`), so where the buffer ends decides at which
+///     declaration it first drops them, and a parser an error stops in the
+///     subset reports as byte index what was dropped (clause 2). PHP:
+///     `fixtures/php/limits/chunking-dtd-shrink_*` (71 declarations, an
+///     error in the 71st, 20 bytes after the subset: 1089 in pieces of 1
+///     and 7, 1106 whole and in pieces of 64; without those 20 bytes,
+///     1089 both ways). So: both report the same error at the same line
+///     and column after the same calls, inside an internal subset, with
+///     byte indexes that differ, both past 420 (what one drop takes at
+///     least) and before the error.
+///
+/// 12. Text in content is read on a fast path while it is ASCII; from the
+///     first byte that path does not take (a byte >= 0x80, a `\r` not
+///     before `\n`) to the next `<` or `&`, `xmlParseCharDataComplex`
+///     gathers it and hands it over 300 bytes at a time and where it
+///     stops. An invalid character that `xmlCurrentChar` itself reports
+///     (an encoding error, a NUL, a surrogate, U+FFFE, U+FFFF, past
+///     U+10FFFF; not the other control characters) is a fatal error that
+///     turns the handlers off before what was gathered since the last
+///     hand-over is handed over: whole, up to 300 bytes before it are
+///     lost. In pieces the text is parsed where the bytes end (clause 10),
+///     each such parse handing over what it gathered, and the next one
+///     starts on the fast path again, so less is lost. PHP:
+///     `fixtures/php/limits/chunking-text-nul-after-non-ascii_*`,
+///     `chunking-text-bad-utf8-after-non-ascii_*` (`é`, 400 bytes of `t`,
+///     then a NUL or `C2 74`: 300 bytes of text whole, 402 in pieces of 1,
+///     7 and 128; with a `\x08` instead, or without the `é`, all the text
+///     both ways). So: such a character in text, after a byte that leaves
+///     the fast path in the same text (from the end of the last tag,
+///     reference, comment, PI or CDATA section), with a place where
+///     parsing stopped between the two.
+///
+/// 13. While its `]]>` has not arrived, a CDATA section is handed over
+///     300 bytes at a time, each block checked alone
+///     (`xmlCheckCdataPush`), one block per run of the parser (in a
+///     section it runs on a piece only if the piece holds a `>`:
+///     `xmlParseCheckTransition`); once the `]]>` is there, the rest is
+///     checked at once, and an invalid character in it fails the section
+///     before any of the rest is handed over, at the column where the
+///     handed-over part ended. Whole, nothing of the section is handed
+///     over and the column is that of its start; in pieces 300 bytes a
+///     run may be handed over first, and the column is as far on. PHP:
+///     `fixtures/php/limits/chunking-cdata-invalid-late_*` (a NUL 501
+///     bytes into a section with a `>` at 400: 300 bytes and column 313
+///     in pieces of 1, 7 and 128, nothing and column 13 whole and in
+///     pieces of 300; a NUL 299 bytes in, the same both ways). So: a
+///     CDATA section closed by `]]>` with an invalid character (an
+///     encoding error, a control character, a surrogate, U+FFFE, U+FFFF,
+///     past U+10FFFF) 300 bytes or more after its start.
+///
 /// Every input the `chunked` fuzz target excluded this way in a sample of
 /// 461 (`fuzz/php-triage.py`) does differ in PHP, and phpxml printed what
 /// PHP printed in both modes.
@@ -210,6 +265,9 @@ pub fn chunking_matters(
         || conversion_fails(doc)
         || first_line_matters(doc, boundaries)
         || long_text_before_cdata_end(doc)
+        || subset_shrink_matters(doc, pieces, whole, same_calls)
+        || text_gathered_before_invalid(doc, boundaries)
+        || cdata_invalid_late(doc)
 }
 
 /// Clause 9 of [`chunking_matters`]: the places the parser had parsed up to
@@ -411,6 +469,114 @@ fn subset_comment_matters(doc: &[u8]) -> bool {
             return true;
         }
         rest = &body[end + 3..];
+    }
+    false
+}
+
+/// Whether `xmlCurrentChar` reports the character at `p` as invalid: an
+/// encoding error (as [`encoding_error_at`] reads it), a NUL, or a
+/// well-formed sequence for a surrogate, U+FFFE, U+FFFF or a value past
+/// U+10FFFF.
+fn current_char_error(doc: &[u8], p: usize) -> bool {
+    if doc[p] == 0 || encoding_error_at(doc, p) {
+        return true;
+    }
+    let c = doc[p];
+    let at = |i: usize| u32::from(doc.get(p + i).copied().unwrap_or(0) & 0x3F);
+    if c & 0xF0 == 0xE0 {
+        let v = (u32::from(c & 0xF) << 12) | (at(1) << 6) | at(2);
+        return (0xD800..0xE000).contains(&v) || v >= 0xFFFE;
+    }
+    if c & 0xF8 == 0xF0 {
+        let v = (u32::from(c & 7) << 18) | (at(1) << 12) | (at(2) << 6) | at(3);
+        return v > 0x10_FFFF;
+    }
+    false
+}
+
+/// Clause 11 of [`chunking_matters`].
+fn subset_shrink_matters(doc: &[u8], pieces: Outcome, whole: Outcome, same_calls: bool) -> bool {
+    if pieces.code == 0
+        || pieces.code != whole.code
+        || !same_calls
+        || (pieces.line, pieces.column) != (whole.line, whole.column)
+        || pieces.index == whole.index
+    {
+        return false;
+    }
+    let Some(at) = offset_of(doc, pieces.line, pieces.column) else {
+        return false;
+    };
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let in_subset = at < doc.len()
+        && find(&doc[..at], b"<!DOCTYPE").is_some_and(|s| doc[s..at].contains(&b'['));
+    in_subset
+        && [pieces.index, whole.index]
+            .iter()
+            .all(|&i| i > 420 && usize::try_from(i).is_ok_and(|i| i < at))
+}
+
+/// Clause 12 of [`chunking_matters`]: `boundaries` are where parsing
+/// stopped.
+fn text_gathered_before_invalid(doc: &[u8], boundaries: &[usize]) -> bool {
+    // where the markup that started at the last `<` or `&` ends
+    let mut until: Option<&[u8]> = Some(b">");
+    // the first byte of the current text the fast path does not take
+    let mut slow: Option<usize> = None;
+    let mut p = 0;
+    while p < doc.len() {
+        if let Some(end) = until {
+            if doc[p..].starts_with(end) {
+                p += end.len();
+                until = None;
+                slow = None;
+            } else {
+                p += 1;
+            }
+            continue;
+        }
+        until = match doc[p] {
+            b'&' => Some(b";"),
+            b'<' if doc[p..].starts_with(b"<![CDATA[") => Some(b"]]>"),
+            b'<' if doc[p..].starts_with(b"<!--") => Some(b"-->"),
+            b'<' if doc[p..].starts_with(b"<?") => Some(b"?>"),
+            b'<' => Some(b">"),
+            _ => None,
+        };
+        if until.is_none() {
+            if current_char_error(doc, p) {
+                if slow.is_some_and(|s| boundaries.iter().any(|&b| s < b && b <= p)) {
+                    return true;
+                }
+            } else if slow.is_none()
+                && (doc[p] >= 0x80 || (doc[p] == b'\r' && doc.get(p + 1) != Some(&b'\n')))
+            {
+                slow = Some(p);
+            }
+        }
+        p += 1;
+    }
+    false
+}
+
+/// Clause 13 of [`chunking_matters`].
+fn cdata_invalid_late(doc: &[u8]) -> bool {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let mut from = 0;
+    while let Some(i) = find(&doc[from..], b"<![CDATA[") {
+        let start = from + i + 9;
+        let Some(e) = find(&doc[start..], b"]]>") else {
+            return false;
+        };
+        let end = start + e;
+        let invalid = |p: usize| {
+            current_char_error(doc, p)
+                || (doc[p] < 0x20 && !matches!(doc[p], b'\t' | b'\n' | b'\r'))
+        };
+        if (start + 300..end).any(invalid) {
+            return true;
+        }
+        from = end;
     }
     false
 }
