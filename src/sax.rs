@@ -9,6 +9,8 @@
 
 use std::num::NonZeroU64;
 
+pub(crate) use crate::libxml::HeldAttributes;
+
 /// Which PHP handlers are set: the public [`HandlerSet`], which the core
 /// takes as it is. libxml2's compat layer routes events by what is set:
 /// for example text goes to the default handler only when no
@@ -51,6 +53,13 @@ pub(crate) trait Sax {
     ) {
         let _ = names;
         self.start_element(name, attributes);
+    }
+    /// [`start_element_listed`](Self::start_element_listed) of a tag whose
+    /// attributes (one or more) have the names of the list `names`, all of
+    /// them, as the core holds them: a sink that knows the list takes the
+    /// values alone.
+    fn start_element_held(&mut self, name: &[u8], held: HeldAttributes<'_>, names: NameList) {
+        held.with_pairs(|pairs| self.start_element_listed(name, pairs, Some(names)));
     }
     /// An end tag (also the synthesized end of an empty-element tag).
     fn end_element(&mut self, name: &[u8]);

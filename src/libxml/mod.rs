@@ -34,7 +34,7 @@ use std::collections::{HashMap, HashSet};
 use keyset::KeySet;
 use namespaces::{Namespaces, NsUri};
 
-use crate::sax::{HandlerSet, NameList, Sax};
+use crate::sax::{Attribute, HandlerSet, NameList, Sax};
 
 #[cfg(test)]
 thread_local! {
@@ -535,12 +535,58 @@ fn start_with_list<const N: usize>(
     atts: &Attributes,
     names: Option<NameList>,
 ) {
-    let n = atts.len();
-    let mut list: [(&[u8], &[u8]); N] = [(&[], &[]); N];
-    for (k, slot) in list[..n].iter_mut().enumerate() {
-        *slot = (atts.name(input, k), atts.value(input, k));
+    HeldAttributes { input, atts }
+        .with_list::<N, _>(|list| sink.start_element_listed(name, list, names));
+}
+
+/// The most attributes [`HeldAttributes`] hands over.
+pub(crate) const HELD_ATTRIBUTES: usize = 16;
+
+/// A start tag's attributes (at most [`HELD_ATTRIBUTES`]) where the core
+/// holds them, for [`Sax::start_element_held`]: a sink that knows the
+/// tag's list of names takes the values alone, without the list of pairs
+/// built for it.
+#[derive(Clone, Copy)]
+pub(crate) struct HeldAttributes<'a> {
+    input: &'a [u8],
+    atts: &'a Attributes,
+}
+
+impl<'a> HeldAttributes<'a> {
+    /// How many there are.
+    pub(crate) fn len(&self) -> usize {
+        self.atts.len()
     }
-    sink.start_element_listed(name, &list[..n], names);
+
+    /// The value of attribute `k`.
+    #[inline]
+    pub(crate) fn value(&self, k: usize) -> &'a [u8] {
+        self.atts.value(self.input, k)
+    }
+
+    /// `f` of the attributes as a list of pairs on the stack.
+    pub(crate) fn with_pairs<R>(&self, f: impl FnOnce(&[Attribute<'a>]) -> R) -> R {
+        match self.len() {
+            0..=4 => self.with_list::<4, R>(f),
+            5..=12 => self.with_list::<12, R>(f),
+            _ => self.with_list::<HELD_ATTRIBUTES, R>(f),
+        }
+    }
+
+    /// [`with_pairs`](Self::with_pairs) in an array of `N` (at least as
+    /// many as the attributes).
+    #[inline]
+    fn with_list<const N: usize, R>(&self, f: impl FnOnce(&[Attribute<'a>]) -> R) -> R {
+        let n = self.len();
+        let mut list: [Attribute<'a>; N] = [(&[], &[]); N];
+        for (k, slot) in list[..n].iter_mut().enumerate() {
+            *slot = (
+                self.atts.name(self.input, k),
+                self.atts.value(self.input, k),
+            );
+        }
+        f(&list[..n])
+    }
 }
 
 impl Core {
@@ -1184,6 +1230,11 @@ impl Core {
             let input = &self.input.buf;
             match atts.len() {
                 0 => sink.start_element(name, &[]),
+                n if n <= HELD_ATTRIBUTES
+                    && let Some(names) = names =>
+                {
+                    sink.start_element_held(name, HeldAttributes { input, atts }, names);
+                }
                 1..=4 => start_with_list::<4>(sink, name, input, atts, names),
                 5..=12 => start_with_list::<12>(sink, name, input, atts, names),
                 13..=16 => start_with_list::<16>(sink, name, input, atts, names),

@@ -10,7 +10,7 @@ use crate::php::handler::{Handler, HandlerSet};
 use crate::php::options::{OptionValue, XmlOption, c_int};
 use crate::php::structure::{Builder, Struct, StructData, skip_tagstart};
 use crate::php::utf8::Utf8Buffers;
-use crate::sax::{Attribute, NameList, Sax};
+use crate::sax::{Attribute, HeldAttributes, NameList, Sax};
 
 /// An XML parser that behaves as PHP 8.2's `XMLParser` on libxml2:
 /// the same handler calls, the same `xml_parse_into_struct()` arrays, the
@@ -1147,6 +1147,9 @@ thread_local! {
     /// Attribute arrays made without comparing their names, the core
     /// having given the list of names their slots' keys were made from.
     static LISTED_NAMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Of those, the arrays whose values were taken from where the core
+    /// holds them, without a list of pairs (`start_element_held`).
+    static HELD_VALUES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// [`attribute_array`] for any list: each name decoded unless its slot
@@ -1400,6 +1403,45 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
             return;
         }
         self.start_element_with(at, attributes, list);
+    }
+
+    fn start_element_held(&mut self, name: &[u8], held: HeldAttributes<'_>, list: NameList) {
+        if self.handler.stop_requested() {
+            return;
+        }
+        if !self.set.element || self.builder.is_some() {
+            held.with_pairs(|pairs| self.start_element_listed(name, pairs, Some(list)));
+            return;
+        }
+        let buffers = &mut *self.buffers;
+        let names = &mut buffers.names;
+        let at = names.bytes.len();
+        decode_tag_append(self.coding, name, &mut names.bytes, &mut buffers.scratch);
+        let tag = &names.bytes[at..];
+        let slots = &mut buffers.attributes[attribute_bank(tag)];
+        if slots.listed != Some(list) {
+            // keys not made from this list: the array the general way
+            names.bytes.truncate(at);
+            held.with_pairs(|pairs| self.start_element_listed(name, pairs, Some(list)));
+            return;
+        }
+        names.starts.push(at);
+        #[cfg(test)]
+        {
+            LISTED_NAMES.set(LISTED_NAMES.get() + 1);
+            SAME_NAMES.set(SAME_NAMES.get() + 1);
+            HELD_VALUES.set(HELD_VALUES.get() + 1);
+        }
+        // the keys of the list's array, in the same places: only the
+        // values are new
+        let n = held.len();
+        let target = self.coding.options.target;
+        for (k, (_, v)) in slots.array[..n].iter_mut().enumerate() {
+            v.clear();
+            decode_into(held.value(k), target, v);
+        }
+        self.handler
+            .start_element(skip_tagstart(tag, self.coding.skip), &slots.array[..n]);
     }
 
     fn end_element(&mut self, name: &[u8]) {
@@ -1767,6 +1809,7 @@ mod tests {
     fn attribute_arrays_are_those_of_their_tags_alone() {
         let used = SAME_NAMES.get();
         let listed = LISTED_NAMES.get();
+        let held = HELD_VALUES.get();
         for target in [TargetEncoding::Utf8, TargetEncoding::Iso8859_1] {
             for (i, tags) in attribute_documents().iter().enumerate() {
                 let folding = i % 3 != 2;
@@ -1790,6 +1833,8 @@ mod tests {
         // the core's lists of names stood in for the comparison
         let listed = LISTED_NAMES.get() - listed;
         assert!(listed > 300, "{listed} arrays made from the core's lists");
+        let held = HELD_VALUES.get() - held;
+        assert!(held > 300, "{held} arrays of values alone");
     }
 
     /// Integer keys (only hand-made events have such names) are kept and
