@@ -1438,7 +1438,11 @@ impl<H: Handler + ?Sized> Sax for Adapter<'_, H> {
         let target = self.coding.options.target;
         for (k, (_, v)) in slots.array[..n].iter_mut().enumerate() {
             v.clear();
-            decode_into(held.value(k), target, v);
+            if target == TargetEncoding::Utf8 {
+                held.append_value(k, v);
+            } else {
+                decode_into(held.value(k), target, v);
+            }
         }
         self.handler
             .start_element(skip_tagstart(tag, self.coding.skip), &slots.array[..n]);
@@ -1750,7 +1754,18 @@ mod tests {
                     let mut doc = String::from("<");
                     doc.push_str(tag);
                     for (i, n) in names.iter().enumerate() {
-                        let value = format!(" {n}='v{i}é{}'", next(100));
+                        // short and long, as they stand and with references
+                        // (values the core builds in its own bytes)
+                        let value = match next(6) {
+                            0 => format!(" {n}='v{i}&amp;{}'", next(100)),
+                            1 => format!(
+                                " {n}=\"{}&lt;{}\"",
+                                "a longer value ".repeat(next(3)),
+                                next(100)
+                            ),
+                            2 => format!(" {n}=\"v{i} {}\"", "x".repeat(next(30))),
+                            _ => format!(" {n}='v{i}é{}'", next(100)),
+                        };
                         doc.push_str(&value);
                     }
                     doc.push_str("/>");
