@@ -586,6 +586,7 @@ impl<'a> HeldAttributes<'a> {
     }
 
     /// `f` of the attributes as a list of pairs on the stack.
+    #[inline]
     pub(crate) fn with_pairs<R>(&self, f: impl FnOnce(&[Attribute<'a>]) -> R) -> R {
         match self.len() {
             0..=4 => self.with_list::<4, R>(f),
