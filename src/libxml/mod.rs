@@ -526,19 +526,6 @@ fn reuse_list<'a, 'b>(mut list: Vec<(&'a [u8], &'a [u8])>) -> Vec<(&'b [u8], &'b
     list.into_iter().map(|_| (&[][..], &[][..])).collect()
 }
 
-/// A start tag's event with its attribute list on the stack, in an array
-/// of `N` (at least as many as the attributes).
-fn start_with_list<const N: usize>(
-    sink: &mut impl Sax,
-    name: &[u8],
-    input: &[u8],
-    atts: &Attributes,
-    names: Option<NameList>,
-) {
-    HeldAttributes { input, atts }
-        .with_list::<N, _>(|list| sink.start_element_listed(name, list, names));
-}
-
 /// The most attributes [`HeldAttributes`] hands over.
 pub(crate) const HELD_ATTRIBUTES: usize = 16;
 
@@ -1250,16 +1237,14 @@ impl Core {
     ) {
         if self.installed.element {
             let input = &self.input.buf;
+            let held = HeldAttributes { input, atts };
             match atts.len() {
                 0 => sink.start_element(name, &[]),
-                n if n <= HELD_ATTRIBUTES
-                    && let Some(names) = names =>
-                {
-                    sink.start_element_held(name, HeldAttributes { input, atts }, names);
-                }
-                1..=4 => start_with_list::<4>(sink, name, input, atts, names),
-                5..=12 => start_with_list::<12>(sink, name, input, atts, names),
-                13..=16 => start_with_list::<16>(sink, name, input, atts, names),
+                1..=HELD_ATTRIBUTES => match names {
+                    Some(names) => sink.start_element_held(name, held, names),
+                    // the list of pairs on the stack
+                    None => held.with_pairs(|list| sink.start_element_listed(name, list, None)),
+                },
                 n => {
                     let mut list = reuse_list(std::mem::take(&mut self.pools.att_list));
                     list.extend((0..n).map(|k| (atts.name(input, k), atts.value(input, k))));
