@@ -939,14 +939,16 @@ fn simple_value(s: &[u8], quote: u8) -> Result<usize, usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let mut i = match plain_value_windows(s, quote) {
-        Ok(i) => {
-            return if s[i] == quote && i <= MAX_TEXT_LENGTH {
-                Ok(i)
-            } else {
-                Err(i)
-            };
+    // the first byte that is no plain value byte, at `i`
+    let stop = |i: usize| {
+        if s[i] == quote && i <= MAX_TEXT_LENGTH {
+            Ok(i)
+        } else {
+            Err(i)
         }
+    };
+    let mut i = match plain_value_windows(s, quote) {
+        Ok(i) => return stop(i),
         Err(taken) => taken,
     };
     loop {
@@ -962,12 +964,7 @@ fn simple_value(s: &[u8], quote: u8) -> Result<usize, usize> {
             | zero(x ^ (ONES * u64::from(b'&')))
             | zero(x ^ (ONES * u64::from(quote)));
         if other != 0 {
-            i += (other.trailing_zeros() / 8) as usize;
-            return if s[i] == quote && i <= MAX_TEXT_LENGTH {
-                Ok(i)
-            } else {
-                Err(i)
-            };
+            return stop(i + (other.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
