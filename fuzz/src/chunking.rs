@@ -405,22 +405,37 @@ fn conversion_fails(doc: &[u8]) -> bool {
     !always_defined && (doc.iter().any(|&b| b >= 0x80) || (iso_2022_jp && doc.contains(&0x1B)))
 }
 
+/// Where `needle` first is in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The CDATA sections of `doc`, in order: where each one's text starts and
+/// where its `]]>` is (`None` for a last one left open).
+fn cdata_sections(doc: &[u8]) -> impl Iterator<Item = (usize, Option<usize>)> + '_ {
+    let mut from = Some(0);
+    std::iter::from_fn(move || {
+        let at = from?;
+        let start = at + find(&doc[at..], b"<![CDATA[")? + 9;
+        let end = find(&doc[start..], b"]]>").map(|e| start + e);
+        from = end;
+        Some((start, end))
+    })
+}
+
+/// A control character XML does not allow (all below 0x20 but tab, line
+/// feed and carriage return).
+fn forbidden_control(b: u8) -> bool {
+    b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')
+}
+
 /// Clause 7 of [`chunking_matters`].
 fn cdata_invalid_before_end(doc: &[u8]) -> bool {
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    let mut from = 0;
-    while let Some(i) = find(&doc[from..], b"<![CDATA[") {
-        let start = from + i + 9;
-        let end = find(&doc[start..], b"]]>").map_or(doc.len(), |e| start + e);
-        let invalid = |p: usize| {
-            encoding_error_at(doc, p) || (doc[p] < 0x20 && !matches!(doc[p], b'\t' | b'\n' | b'\r'))
-        };
-        if (start..end).any(|p| end - p >= 302 && invalid(p)) {
-            return true;
-        }
-        from = end;
-    }
-    false
+    let invalid = |p: usize| encoding_error_at(doc, p) || forbidden_control(doc[p]);
+    cdata_sections(doc).any(|(start, end)| {
+        let end = end.unwrap_or(doc.len());
+        (start..end).any(|p| end - p >= 302 && invalid(p))
+    })
 }
 
 /// Clause 10 of [`chunking_matters`].
@@ -445,14 +460,12 @@ fn long_text_before_cdata_end(doc: &[u8]) -> bool {
 
 /// Clause 4 of [`chunking_matters`].
 fn cdata_unclosed(doc: &[u8]) -> bool {
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
     find(doc, b"<![CDATA[").is_some_and(|i| find(&doc[i + 9..], b"]]>").is_none())
 }
 
 /// Clause 3 of [`chunking_matters`]: a comment in the internal subset that
 /// is not closed or holds `"`, `'` or `]`.
 fn subset_comment_matters(doc: &[u8]) -> bool {
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
     let Some(start) = find(doc, b"<!DOCTYPE") else {
         return false;
     };
@@ -507,7 +520,6 @@ fn subset_shrink_matters(doc: &[u8], pieces: Outcome, whole: Outcome, same_calls
     let Some(at) = offset_of(doc, pieces.line, pieces.column) else {
         return false;
     };
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
     let in_subset = at < doc.len()
         && find(&doc[..at], b"<!DOCTYPE").is_some_and(|s| doc[s..at].contains(&b'['));
     in_subset
@@ -561,22 +573,6 @@ fn text_gathered_before_invalid(doc: &[u8], boundaries: &[usize]) -> bool {
 
 /// Clause 13 of [`chunking_matters`].
 fn cdata_invalid_late(doc: &[u8]) -> bool {
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    let mut from = 0;
-    while let Some(i) = find(&doc[from..], b"<![CDATA[") {
-        let start = from + i + 9;
-        let Some(e) = find(&doc[start..], b"]]>") else {
-            return false;
-        };
-        let end = start + e;
-        let invalid = |p: usize| {
-            current_char_error(doc, p)
-                || (doc[p] < 0x20 && !matches!(doc[p], b'\t' | b'\n' | b'\r'))
-        };
-        if (start + 300..end).any(invalid) {
-            return true;
-        }
-        from = end;
-    }
-    false
+    let invalid = |p: usize| current_char_error(doc, p) || forbidden_control(doc[p]);
+    cdata_sections(doc).any(|(start, end)| end.is_some_and(|end| (start + 300..end).any(invalid)))
 }
