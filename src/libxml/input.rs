@@ -2,6 +2,8 @@
 //! `NEXTL`, `xmlCurrentChar`, `xmlNextChar`, `SKIP_BLANKS`) and the push
 //! loop (`xmlParseTryOrFinish`).
 
+use std::borrow::Cow;
+
 use quick_xml::parser::{ElementParser, Parser as _};
 
 use super::chars::{is_blank, is_char};
@@ -13,7 +15,7 @@ use crate::sax::Sax;
 /// `XML_PARSER_BIG_BUFFER_SIZE`.
 pub(super) const BIG_BUFFER_SIZE: usize = 300;
 
-impl Core {
+impl Core<'_> {
     /// Byte at `cur + k`, or 0 past the end (libxml2 buffers end in NUL).
     #[inline]
     pub(super) fn nxt(&self, k: usize) -> u8 {
@@ -270,7 +272,13 @@ impl Core {
         let used = self.input.cur;
         if used > 250 {
             let n = used - 80;
-            self.input.buf.drain(..n);
+            // a borrowed buffer is only cut, never copied
+            match &mut self.input.buf {
+                Cow::Borrowed(rest) => *rest = &rest[n..],
+                Cow::Owned(buf) => {
+                    buf.drain(..n);
+                }
+            }
             self.input.cur -= n;
             self.input.consumed += n as u64;
             self.lasts_shift(n);
@@ -286,9 +294,9 @@ impl Core {
         if self.input.enc.mode == Mode::Utf8 && !self.input.enc.has_pending() {
             let old = self.input.buf.len();
             if let [b] = raw {
-                self.input.buf.push(*b);
+                self.input.buf.to_mut().push(*b);
             } else {
-                self.input.buf.extend_from_slice(raw);
+                self.input.buf.to_mut().extend_from_slice(raw);
             }
             self.lasts_append(old);
             return true;
@@ -308,9 +316,9 @@ impl Core {
     /// left, then `raw`, through the converter. False when it failed.
     pub(super) fn convert_input(&mut self, raw: &[u8], flush: bool) -> bool {
         let old = self.input.buf.len();
-        let mut out = std::mem::take(&mut self.input.buf);
+        let mut out = std::mem::take(self.input.buf.to_mut());
         let ok = self.input.enc.convert(raw, &mut out, flush);
-        self.input.buf = out;
+        self.input.buf = Cow::Owned(out);
         self.lasts_append(old);
         if !ok && !self.input.enc_error_reported {
             self.input.enc_error_reported = true;
@@ -816,8 +824,7 @@ impl Core {
             [0xFE, 0xFF, ..] => (Mode::Utf16Be, 2, 90),
             _ => return,
         };
-        let raw = self.input.buf.split_off(self.input.cur + skip);
-        self.input.buf.clear();
+        let raw = self.take_input_from(self.input.cur + skip);
         self.input.cur = 0;
         self.input.enc.set_mode(mode);
         self.input.enc.raw_consumed = skip;
@@ -854,8 +861,7 @@ impl Core {
             self.input.enc.set_mode(mode);
             return true;
         }
-        let raw = self.input.buf.split_off(self.input.cur);
-        self.input.buf.clear();
+        let raw = self.take_input_from(self.input.cur);
         self.input.cur = 0;
         self.check_index = 0;
         self.input.enc.set_mode(mode);
@@ -892,4 +898,24 @@ pub(super) fn step_gt_scan(scan: &mut ElementParser, bytes: &[u8]) -> Option<usi
         };
     }
     None
+}
+
+impl<'a> Core<'a> {
+    /// The input from `at` on, taken out of the buffer, which is left
+    /// empty: the bytes a newly found encoding converts again. A borrowed
+    /// chunk stays where it lies.
+    fn take_input_from(&mut self, at: usize) -> Cow<'a, [u8]> {
+        match &mut self.input.buf {
+            Cow::Borrowed(chunk) => {
+                let chunk: &'a [u8] = chunk;
+                self.input.buf = Cow::Owned(Vec::new());
+                Cow::Borrowed(&chunk[at..])
+            }
+            Cow::Owned(buf) => {
+                let rest = buf.split_off(at);
+                buf.clear();
+                Cow::Owned(rest)
+            }
+        }
+    }
 }

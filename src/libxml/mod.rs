@@ -29,6 +29,7 @@ mod tests;
 #[allow(unsafe_code)]
 mod text_scan;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use keyset::KeySet;
@@ -41,6 +42,12 @@ thread_local! {
     /// The chunks [`Core::parse_final_owned`] took as its input buffer
     /// instead of copying them, so that tests can tell it did.
     pub(crate) static GIVEN_AWAY: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The final chunks [`Core::parse_final_borrowed`] read where they
+    /// lie instead of copying them.
+    pub(crate) static TAKEN_WHERE_IT_LIES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Set, final chunks are copied as any other chunk is (the path
+    /// [`Core::parse_final_borrowed`] is compared with).
+    pub(crate) static COPY_FINAL_CHUNKS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// One push of `raw` through the converter a declaration naming `label`
@@ -253,7 +260,7 @@ struct DefaultAttr {
 /// (`xmlParserCtxt`), its state at the top and the rest in parts by role.
 #[derive(Debug, Default)]
 #[allow(clippy::struct_excessive_bools)] // libxml2's parser context flags
-pub(crate) struct Core {
+pub(crate) struct Core<'a> {
     namespace_separator: Option<u8>,
     installed: HandlerSet,
     /// `XML_PARSE_HUGE` (PHP 8.4's `XML_OPTION_PARSE_HUGE`): libxml2's
@@ -279,7 +286,7 @@ pub(crate) struct Core {
     pending_default_refs: Vec<Vec<u8>>,
 
     /// The input buffer, cursor and position.
-    input: Input,
+    input: Input<'a>,
     /// How far ahead the push loop has looked.
     lookahead: Lookahead,
     /// What the DTD declared.
@@ -292,9 +299,11 @@ pub(crate) struct Core {
 
 /// The input: libxml2's `xmlParserInput` and the conversion in front of it.
 #[derive(Debug)]
-struct Input {
-    /// Decoded (UTF-8) input from libxml2's `base` on.
-    buf: Vec<u8>,
+struct Input<'a> {
+    /// Decoded (UTF-8) input from libxml2's `base` on: the caller's final
+    /// chunk where it lies when it needs no conversion
+    /// ([`Core::parse_final_borrowed`]), else a buffer of the parser's own.
+    buf: Cow<'a, [u8]>,
     /// Cursor in `buf`.
     cur: usize,
     /// `input->consumed`: bytes dropped before `buf[0]`.
@@ -309,10 +318,10 @@ struct Input {
     pending_enc_error: bool,
 }
 
-impl Default for Input {
+impl Default for Input<'_> {
     fn default() -> Self {
         Self {
-            buf: Vec::new(),
+            buf: Cow::Owned(Vec::new()),
             cur: 0,
             consumed: 0,
             line: 1,
@@ -598,7 +607,120 @@ impl<'a> HeldAttributes<'a> {
     }
 }
 
-impl Core {
+impl Core<'static> {
+    /// [`parse`](Core::parse) of a final chunk that needs no copy: when
+    /// nothing is buffered and the input needs no conversion, the push
+    /// loop reads the caller's chunk where it lies, as
+    /// [`parse_final_owned`](Core::parse_final_owned) reads a chunk given
+    /// away. What the parser keeps afterwards is its own: the input left
+    /// is copied only if a later call could read it.
+    pub(crate) fn parse_final_borrowed(
+        &mut self,
+        sink: &mut impl Sax,
+        installed: HandlerSet,
+        chunk: &[u8],
+    ) -> bool {
+        #[cfg(test)]
+        if COPY_FINAL_CHUNKS.get() {
+            return self.parse(sink, installed, chunk, true);
+        }
+        if !self.takes_whole(chunk) {
+            return self.parse(sink, installed, chunk, true);
+        }
+        #[cfg(test)]
+        TAKEN_WHERE_IT_LIES.set(TAKEN_WHERE_IT_LIES.get() + 1);
+        let mut core: Core<'_> = std::mem::take(self);
+        core.input.buf = Cow::Borrowed(chunk);
+        core.lasts_append(0);
+        let ok = core.parse(sink, installed, &[], true);
+        *self = core.into_owned();
+        ok
+    }
+}
+
+impl Core<'_> {
+    /// The parser with an input buffer of its own. Once the document has
+    /// ended (or an error stopped it), no call reads the input again, and
+    /// only the position is kept.
+    fn into_owned(self) -> Core<'static> {
+        let Core {
+            namespace_separator,
+            installed,
+            huge,
+            state,
+            sub,
+            progressive,
+            check_index,
+            error_code,
+            disable_sax,
+            well_formed,
+            last_level,
+            halted,
+            started,
+            names,
+            ns,
+            pending_default_refs,
+            input,
+            lookahead,
+            dtd,
+            expansion,
+            pools,
+        } = self;
+        let Input {
+            buf,
+            mut cur,
+            mut consumed,
+            line,
+            col,
+            utf8,
+            enc,
+            enc_error_reported,
+            pending_enc_error,
+        } = input;
+        let buf = if state == State::Eof || (error_code != 0 && disable_sax) {
+            consumed += cur as u64;
+            cur = 0;
+            Vec::new()
+        } else {
+            buf.into_owned()
+        };
+        Core {
+            namespace_separator,
+            installed,
+            huge,
+            state,
+            sub,
+            progressive,
+            check_index,
+            error_code,
+            disable_sax,
+            well_formed,
+            last_level,
+            halted,
+            started,
+            names,
+            ns,
+            pending_default_refs,
+            input: Input {
+                buf: Cow::Owned(buf),
+                cur,
+                consumed,
+                line,
+                col,
+                utf8,
+                enc,
+                enc_error_reported,
+                pending_enc_error,
+            },
+            lookahead,
+            dtd,
+            expansion,
+            pools,
+        }
+    }
+}
+
+impl Core<'_> {
     /// A parser; with `Some(sep)` namespace-aware (`xml_parser_create_ns`),
     /// joining URI and local name with the byte `sep`.
     pub(crate) fn new(namespace_separator: Option<u8>) -> Self {
@@ -669,21 +791,28 @@ impl Core {
         installed: HandlerSet,
         chunk: Vec<u8>,
     ) -> bool {
-        if chunk.is_empty()
-            || !self.input.buf.is_empty()
-            || self.input.enc.mode != encoding::Mode::Utf8
-            || self.input.enc.has_pending()
-            || self.state == State::Eof
-            || (self.error_code != 0 && self.disable_sax)
-        {
+        if !self.takes_whole(&chunk) {
             return self.parse(sink, installed, &chunk, true);
         }
         // what `push_input` does with a chunk of UTF-8 on an empty buffer
         #[cfg(test)]
         GIVEN_AWAY.set(GIVEN_AWAY.get() + 1);
-        self.input.buf = chunk;
+        self.input.buf = Cow::Owned(chunk);
         self.lasts_append(0);
         self.parse(sink, installed, &[], true)
+    }
+
+    /// Whether a final chunk can be parsed where it lies, as the input
+    /// buffer itself: nothing is buffered, nothing is to convert, and
+    /// the push loop will run ([`parse_final_owned`](Self::parse_final_owned)
+    /// and [`parse_final_borrowed`](Core::parse_final_borrowed)).
+    fn takes_whole(&self, chunk: &[u8]) -> bool {
+        !chunk.is_empty()
+            && self.input.buf.is_empty()
+            && self.input.enc.mode == encoding::Mode::Utf8
+            && !self.input.enc.has_pending()
+            && self.state != State::Eof
+            && !(self.error_code != 0 && self.disable_sax)
     }
 
     /// What [`idle_byte`](Self::idle_byte) may assume until the next
@@ -837,8 +966,12 @@ impl Core {
     /// then; `None` (nothing done) when the byte needs the general path.
     #[inline]
     pub(crate) fn idle_byte(&mut self, b: u8) -> Option<bool> {
-        if self.input.buf.len() < self.lookahead.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
-            self.input.buf.push(b);
+        // A borrowed chunk is the input only within a final call.
+        let Cow::Owned(buf) = &mut self.input.buf else {
+            return None;
+        };
+        if buf.len() < self.lookahead.idle_limit && !IDLE_SPECIAL[usize::from(b)] {
+            buf.push(b);
             // `idle_limit` is 0 unless `idle_ok`: a constant the caller's
             // test of the result folds away.
             return Some(true);
@@ -847,12 +980,12 @@ impl Core {
         // after a text (what `idle_byte_special` answers for them).
         match (b, self.lookahead.idle) {
             (b'>', Idle::Markup) => return None,
-            (b'<', Idle::Content) if self.input.buf.len() > self.input.cur => return None,
+            (b'<', Idle::Content) if buf.len() > self.input.cur => return None,
             // A quote in markup only waits (as `idle_byte_special` finds),
             // moving the `>` scanner's quote state: config-like tags have
             // twenty a tag.
-            (b'"' | b'\'', Idle::Markup) if self.input.buf.len() < 10_000_000 => {
-                self.input.buf.push(b);
+            (b'"' | b'\'', Idle::Markup) if buf.len() < 10_000_000 => {
+                buf.push(b);
                 self.lasts_append_quote(b);
                 return Some(self.lookahead.idle_ok);
             }
@@ -865,17 +998,20 @@ impl Core {
     /// look.
     #[inline(never)]
     fn idle_byte_special(&mut self, b: u8) -> Option<bool> {
-        let len = self.input.buf.len();
+        let Cow::Owned(buf) = &mut self.input.buf else {
+            return None;
+        };
+        let len = buf.len();
         if self.lookahead.idle == Idle::Content
             && len == self.input.cur + 1
-            && self.input.buf[self.input.cur] == b'<'
+            && buf[self.input.cur] == b'<'
             && (b == b'/' || chars::is_ascii_name_start(b))
         {
             // The second byte of a tag: the push loop's CONTENT case would
             // move to END_TAG or START_TAG and wait there for a `>` (the
             // last `>` is before the `<`). Neither byte changes the
             // remembered `<` and `>`.
-            self.input.buf.push(b);
+            buf.push(b);
             self.state = if b == b'/' {
                 State::EndTag
             } else {
@@ -900,7 +1036,7 @@ impl Core {
         if !waits || b == b'\r' || len >= 10_000_000 {
             return None;
         }
-        self.input.buf.push(b);
+        buf.push(b);
         self.lasts_append_byte(len);
         if len == self.input.cur {
             // the first byte of the text: what follows it depends on it
@@ -963,11 +1099,14 @@ impl Core {
         {
             return None;
         }
-        let old = self.input.buf.len();
+        let Cow::Owned(buf) = &mut self.input.buf else {
+            return None;
+        };
+        let old = buf.len();
         if let [b] = chunk {
-            self.input.buf.push(*b);
+            buf.push(*b);
         } else {
-            self.input.buf.extend_from_slice(chunk);
+            buf.extend_from_slice(chunk);
         }
         self.lasts_append(old);
         if self.check_transition(chunk) && !self.content_waits(false) {
@@ -990,8 +1129,11 @@ impl Core {
         {
             return None;
         }
-        let old = self.input.buf.len();
-        self.input.buf.push(b'>');
+        let Cow::Owned(buf) = &mut self.input.buf else {
+            return None;
+        };
+        let old = buf.len();
+        buf.push(b'>');
         self.lasts_append_byte(old);
         if self.input.buf.len() - self.input.cur < 2 || self.input.buf[self.input.cur] != b'<' {
             self.try_or_finish(sink, false);
@@ -1033,7 +1175,10 @@ impl Core {
         {
             return None;
         }
-        self.input.buf.push(b'<');
+        let Cow::Owned(buf) = &mut self.input.buf else {
+            return None;
+        };
+        buf.push(b'<');
         self.lasts_append_byte(old);
         // the first steps of `try_or_finish`, then its `CONTENT` case for
         // a text followed by the `<` just added
@@ -1173,7 +1318,7 @@ impl Core {
         self.disable_sax = true;
         self.halted = true;
         self.input.consumed += 0;
-        self.input.buf = Vec::new();
+        self.input.buf = Cow::Owned(Vec::new());
         self.input.cur = 0;
     }
 

@@ -7,7 +7,7 @@ use super::content::qname_key;
 use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
 use crate::sax::Sax;
 
-impl Core {
+impl Core<'_> {
     /// `CMPn`: the bytes at the cursor start with `s`.
     fn cmp(&self, s: &[u8]) -> bool {
         self.input.buf.len() >= self.input.cur + s.len()

@@ -28,7 +28,7 @@ use crate::sax::{Attribute, HeldAttributes, NameList, Sax};
 /// ```
 #[derive(Debug)]
 pub struct Parser {
-    core: Core,
+    core: Core<'static>,
     options: Options,
     /// Worked out from `options` whenever they change.
     coding: Coding,
@@ -468,6 +468,11 @@ impl Parser {
     /// `false` (the document is malformed; see [`Parser::error_code`]). A
     /// chunk that ends in the middle of something is fine until `is_final`.
     ///
+    /// A chunk is copied into the parser's buffer, as libxml2 copies it,
+    /// except a final one on a parser with nothing buffered whose input
+    /// needs no conversion (a whole UTF-8 document parsed in one call):
+    /// that one is read where it lies.
+    ///
     /// After [`parse_into_struct`](Parser::parse_into_struct) PHP keeps the
     /// arrays bound to the parser and goes on filling them (and counting
     /// index positions) on every later `xml_parse()`; so does this parser,
@@ -523,7 +528,11 @@ impl Parser {
         // One call of the core, in line: a second layer of calls cost each
         // byte-by-byte call that reaches the core about 20 instructions.
         self.drive_bound(handler, |core, adapter, installed| {
-            core.parse(adapter, installed, chunk, is_final)
+            if is_final {
+                core.parse_final_borrowed(adapter, installed, chunk)
+            } else {
+                core.parse(adapter, installed, chunk, is_final)
+            }
         })
     }
 
@@ -534,7 +543,7 @@ impl Parser {
     fn drive_bound<H: Handler + ?Sized>(
         &mut self,
         handler: &mut H,
-        feed: impl FnOnce(&mut Core, &mut Adapter<'_, H>, HandlerSet) -> bool,
+        feed: impl FnOnce(&mut Core<'static>, &mut Adapter<'_, H>, HandlerSet) -> bool,
     ) -> bool {
         let mut builder = self
             .struct_installed
@@ -553,7 +562,8 @@ impl Parser {
     /// (a byte order mark or an encoding declared in the document is
     /// found there as it would be in a copy); otherwise it is copied, as
     /// `parse` copies. The handler calls and the result are those of
-    /// `parse(handler, &chunk, true)`.
+    /// `parse(handler, &chunk, true)`, which reads such a chunk where it
+    /// lies too: this form is for a caller that has a `Vec` to give.
     ///
     /// ```
     /// use phpxml::{Handler, Key, Parser};
@@ -802,7 +812,11 @@ impl Parser {
         is_final: bool,
     ) -> bool {
         self.drive(handler, builder, |core, adapter, installed| {
-            core.parse(adapter, installed, chunk, is_final)
+            if is_final {
+                core.parse_final_borrowed(adapter, installed, chunk)
+            } else {
+                core.parse(adapter, installed, chunk, is_final)
+            }
         })
     }
 
@@ -812,7 +826,7 @@ impl Parser {
         &mut self,
         handler: &mut H,
         builder: Option<&mut Builder>,
-        feed: impl FnOnce(&mut Core, &mut Adapter<'_, H>, HandlerSet) -> bool,
+        feed: impl FnOnce(&mut Core<'static>, &mut Adapter<'_, H>, HandlerSet) -> bool,
     ) -> bool {
         let set = handler.installed();
         let mut installed = set;

@@ -865,3 +865,40 @@ fn fixtures_run_given_away_print_what_they_print_borrowed() {
     }
     assert!(compared >= 3_800, "only {compared} fixtures compared");
 }
+
+/// A final chunk the parser reads where it lies (`Parser::parse`,
+/// `parse_into_struct`) prints what the same chunk copied into the
+/// parser's buffer prints, on every fixture with its own arguments, with
+/// the calls after it (`--chunk` runs and the fixtures that parse again
+/// after the end).
+#[test]
+fn fixtures_read_where_they_lie_print_what_they_print_copied() {
+    let taken = || crate::libxml::TAKEN_WHERE_IT_LIES.get();
+    let copy = |on| crate::libxml::COPY_FINAL_CHUNKS.set(on);
+    let (mut compared, before) = (0, taken());
+    for (script, fixture) in load() {
+        let command = match script.as_str() {
+            "struct" => Command::Struct,
+            "trace" => Command::Trace,
+            "json" => Command::Json,
+            _ => continue,
+        };
+        let inv = invocation(command, &fixture.opts.join(" "));
+        let describe = |run: Result<crate::testing::Run, crate::testing::RunError>| match run {
+            Ok(run) => (run.stdout, run.error_code.to_string()),
+            Err(e) => (Vec::new(), e.to_string()),
+        };
+        copy(true);
+        let copied = describe(inv.run(&fixture.xml));
+        copy(false);
+        let in_place = describe(inv.run(&fixture.xml));
+        assert!(in_place == copied, "{}", fixture.name);
+        compared += 1;
+    }
+    assert!(compared >= 3_800, "only {compared} fixtures compared");
+    assert!(
+        taken() - before > 2_000,
+        "{} read in place",
+        taken() - before
+    );
+}

@@ -8,7 +8,7 @@ use crate::sax::Sax;
 use super::reference::predefined_content;
 use super::{PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, plain_prefix, predefined_at};
 
-impl Core {
+impl Core<'_> {
     /// `xmlParseAttValueInternal`.
     pub(in crate::libxml) fn parse_att_value(&mut self, normalize: bool) -> Option<Vec<u8>> {
         let mut out = self.pooled_buffer();

@@ -7,7 +7,7 @@ use crate::sax::Sax;
 use super::general_only;
 use crate::libxml::names::same_name;
 
-impl Core {
+impl Core<'_> {
     /// `xmlParseEndTag1` / `xmlParseEndTag2`.
     #[inline]
     pub(in crate::libxml) fn parse_end_tag(&mut self, sink: &mut impl Sax) {

@@ -6,7 +6,7 @@ use crate::libxml::input::BIG_BUFFER_SIZE;
 use crate::libxml::{Core, State, err};
 use crate::sax::Sax;
 
-impl Core {
+impl Core<'_> {
     // ------------------------------------------------------------------
     // CDATA sections (push mode)
     // ------------------------------------------------------------------

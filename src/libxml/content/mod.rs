@@ -25,7 +25,7 @@ const MAX_TEXT_LENGTH: usize = 10_000_000;
 /// under `XML_PARSE_HUGE`, where names may be `XML_MAX_TEXT_LENGTH` long.
 const MAX_HUGE_LENGTH: usize = 1_000_000_000;
 
-impl Core {
+impl Core<'_> {
     /// The `maxLength` of libxml2's name parsers: `XML_MAX_NAME_LENGTH`, or
     /// `XML_MAX_TEXT_LENGTH` under `XML_PARSE_HUGE`.
     fn max_name_length(&self) -> usize {

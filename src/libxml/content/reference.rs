@@ -11,7 +11,7 @@ use crate::sax::Sax;
 /// in its buffer, and what it adds when it grows it.
 const BUFFER_SIZE: usize = 100;
 
-impl Core {
+impl Core<'_> {
     /// `xmlParseCharRef`: the code point, 0 on error. The hexadecimal and
     /// decimal loops are two, as in libxml2.
     pub(in crate::libxml) fn parse_char_ref(&mut self) -> u32 {

@@ -17,7 +17,7 @@ use super::{
     plain_prefix, predefined_at, scheme_end, valid_uri,
 };
 
-impl Core {
+impl Core<'_> {
     /// The `START_TAG` case of the push loop.
     #[inline(always)]
     pub(in crate::libxml) fn start_tag_state(&mut self, sink: &mut impl Sax) {

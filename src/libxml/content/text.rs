@@ -8,7 +8,7 @@ use crate::sax::Sax;
 
 use super::{general_only, plain_prefix};
 
-impl Core {
+impl Core<'_> {
     /// `xmlParseCharData(ctxt, 0)`. The loop's first turn here, in a small
     /// function (blanks and line feeds up to `<`, the text between tags;
     /// a run of plain text up to `<`, `&` or a multi-byte character), the
