@@ -711,10 +711,11 @@ fn scan_plain_attributes(
 #[inline(always)]
 fn word_at(buf: &[u8], i: usize) -> Option<u128> {
     let rest = buf.get(i..)?;
-    Some(u128::from_le_bytes(match rest.first_chunk::<16>() {
-        Some(bytes) => *bytes,
-        None => padded(rest),
-    }))
+    // each arm its own word: merged as bytes, the two went through memory
+    Some(match rest.first_chunk::<16>() {
+        Some(bytes) => u128::from_le_bytes(*bytes),
+        None => u128::from_le_bytes(padded(rest)),
+    })
 }
 
 /// The last bytes of the input, under 16, followed by NULs: no pattern of
