@@ -13,7 +13,7 @@ use crate::libxml::{Attributes, Core, NsAttr, OpenTag, Piece, Progressive, State
 use crate::sax::{NameList, Sax};
 
 use super::{
-    MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_name, general_only,
+    MAX_NAME_LENGTH, MAX_TEXT_LENGTH, PLAIN_DQ_VALUE, PLAIN_SQ_VALUE, append_short, general_only,
     plain_prefix, predefined_at, scheme_end, valid_uri,
 };
 
@@ -160,7 +160,7 @@ impl Core<'_> {
         // the pool's field, not `pooled_buffer`: `s` borrows the input
         let mut name = self.pools.name_pool.pop().unwrap_or_default();
         name.clear();
-        append_name(&mut name, s, 1, 1 + len);
+        append_short(&mut name, s, 1, 1 + len);
         self.input.cur += len + 2;
         self.input.col += len as u64 + 2;
         if !self.disable_sax {
@@ -197,7 +197,7 @@ impl Core<'_> {
         #[cfg(test)]
         super::PLAIN_TAGS.set(super::PLAIN_TAGS.get() + 1);
         let mut name = self.pooled_buffer();
-        append_name(&mut name, &self.input.buf, self.input.cur + 1, name_end);
+        append_short(&mut name, &self.input.buf, self.input.cur + 1, name_end);
         // where the general path stands when it reports the start tag: on
         // the `>` or the `/` of `/>`
         self.input.cur = tag.end;
@@ -1006,13 +1006,15 @@ fn scan_plain_value<const QUOTE: u8>(
     let mut own = None;
     let mut copied = start;
     loop {
-        i += plain_prefix(buf.get(i..)?, table, QUOTE);
         match buf.get(i).copied() {
+            // the caller stopped at a byte to look at, mostly: the plain
+            // bytes are counted only where they are
+            Some(b) if table[usize::from(b)] => i += plain_prefix(&buf[i..], table, QUOTE),
             Some(b) if b == QUOTE => break,
             Some(b'&') => {
                 let (len, value) = predefined_at(&buf[i..])?;
                 own.get_or_insert(bytes.len());
-                bytes.extend_from_slice(&buf[copied..i]);
+                append_short(bytes, buf, copied, i);
                 bytes.push(value);
                 i += len;
                 copied = i;
@@ -1036,7 +1038,7 @@ fn scan_plain_value<const QUOTE: u8>(
     let piece = match own {
         None => Piece::Input(start, i),
         Some(s) => {
-            bytes.extend_from_slice(&buf[copied..i]);
+            append_short(bytes, buf, copied, i);
             Piece::Own(s, bytes.len())
         }
     };
