@@ -184,7 +184,7 @@
 //! | `xml_set_start_namespace_decl_handler()` | [`Handler::start_namespace_decl`] |
 //! | `xml_set_end_namespace_decl_handler()` | [`Handler::end_namespace_decl`] (libxml2 never calls it) |
 //! | `xml_set_object($parser, $object)` | the handler value itself: its fields are the object's properties |
-//! | `xml_parse($parser, $data, $is_final)` | [`Parser::parse`]`(&mut handler, data, is_final)` returns `bool`; [`Parser::feed`] a `Result`; [`Parser::feed_utf8`] with a [`Utf8Handler`]; a whole document given away as a `Vec`, read where it is instead of copied: [`Parser::parse_owned`], [`Parser::feed_owned`] |
+//! | `xml_parse($parser, $data, $is_final)` | [`Parser::parse`]`(&mut handler, data, is_final)` returns `bool`; [`Parser::feed`] a `Result`; [`Parser::feed_utf8`] with a [`Utf8Handler`]; a whole document in one final call is read where it is, not copied; given away as a `Vec`: [`Parser::parse_owned`], [`Parser::feed_owned`] |
 //! | `xml_parse_into_struct($parser, $data, $values, $index)` | [`Parser::parse_into_struct`]`(data)` returns [`Struct`] `{ ok, values, index }`; with handlers too: [`Parser::parse_into_struct_with`]; a document given away as a `Vec`: [`Parser::parse_into_struct_owned`] |
 //! | `xml_get_error_code()` | [`Parser::error_code`]; all of the error state at once: [`Parser::last_error`]; by name: [`ErrorCode`] |
 //! | `xml_error_string($code)` | [`error_string`]`(code)`, [`ParseError::message`] |
