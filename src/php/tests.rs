@@ -837,6 +837,31 @@ fn a_document_given_away_is_not_copied() {
     assert_eq!(given_away(), before + 2);
 }
 
+/// Every struct, trace and json fixture with the invocation its own
+/// arguments make.
+fn fixture_invocations() -> Vec<(Invocation, Fixture)> {
+    load()
+        .into_iter()
+        .filter_map(|(script, fixture)| {
+            let command = match script.as_str() {
+                "struct" => Command::Struct,
+                "trace" => Command::Trace,
+                "json" => Command::Json,
+                _ => return None,
+            };
+            Some((invocation(command, &fixture.opts.join(" ")), fixture))
+        })
+        .collect()
+}
+
+/// What a run printed and its error code, or its error.
+fn outcome(run: Result<crate::testing::Run, crate::testing::RunError>) -> (Vec<u8>, String) {
+    match run {
+        Ok(run) => (run.stdout, run.error_code.to_string()),
+        Err(e) => (Vec::new(), e.to_string()),
+    }
+}
+
 /// `Invocation::run_owned` (what `phpxml compare` and the command's
 /// many-file mode run) prints what `Invocation::run` prints, on every
 /// fixture with its own arguments; `run` is the side the corpus compares
@@ -845,25 +870,13 @@ fn a_document_given_away_is_not_copied() {
 /// error code, line, column and byte index of the result line.
 #[test]
 fn fixtures_run_given_away_print_what_they_print_borrowed() {
-    let mut compared = 0;
-    for (script, fixture) in load() {
-        let command = match script.as_str() {
-            "struct" => Command::Struct,
-            "trace" => Command::Trace,
-            "json" => Command::Json,
-            _ => continue,
-        };
-        let inv = invocation(command, &fixture.opts.join(" "));
-        let describe = |run: Result<crate::testing::Run, crate::testing::RunError>| match run {
-            Ok(run) => (run.stdout, run.error_code.to_string()),
-            Err(e) => (Vec::new(), e.to_string()),
-        };
-        let borrowed = describe(inv.run(&fixture.xml));
-        let owned = describe(inv.run_owned(fixture.xml.clone()));
+    let runs = fixture_invocations();
+    for (inv, fixture) in &runs {
+        let borrowed = outcome(inv.run(&fixture.xml));
+        let owned = outcome(inv.run_owned(fixture.xml.clone()));
         assert!(owned == borrowed, "{}", fixture.name);
-        compared += 1;
     }
-    assert!(compared >= 3_800, "only {compared} fixtures compared");
+    assert!(runs.len() >= 3_800, "only {} fixtures compared", runs.len());
 }
 
 /// A final chunk the parser reads where it lies (`Parser::parse`,
@@ -875,27 +888,16 @@ fn fixtures_run_given_away_print_what_they_print_borrowed() {
 fn fixtures_read_where_they_lie_print_what_they_print_copied() {
     let taken = || crate::libxml::TAKEN_WHERE_IT_LIES.get();
     let copy = |on| crate::libxml::COPY_FINAL_CHUNKS.set(on);
-    let (mut compared, before) = (0, taken());
-    for (script, fixture) in load() {
-        let command = match script.as_str() {
-            "struct" => Command::Struct,
-            "trace" => Command::Trace,
-            "json" => Command::Json,
-            _ => continue,
-        };
-        let inv = invocation(command, &fixture.opts.join(" "));
-        let describe = |run: Result<crate::testing::Run, crate::testing::RunError>| match run {
-            Ok(run) => (run.stdout, run.error_code.to_string()),
-            Err(e) => (Vec::new(), e.to_string()),
-        };
+    let before = taken();
+    let runs = fixture_invocations();
+    for (inv, fixture) in &runs {
         copy(true);
-        let copied = describe(inv.run(&fixture.xml));
+        let copied = outcome(inv.run(&fixture.xml));
         copy(false);
-        let in_place = describe(inv.run(&fixture.xml));
+        let in_place = outcome(inv.run(&fixture.xml));
         assert!(in_place == copied, "{}", fixture.name);
-        compared += 1;
     }
-    assert!(compared >= 3_800, "only {compared} fixtures compared");
+    assert!(runs.len() >= 3_800, "only {} fixtures compared", runs.len());
     assert!(
         taken() - before > 2_000,
         "{} read in place",
