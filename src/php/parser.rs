@@ -764,7 +764,9 @@ impl Parser {
         self.struct_installed = true;
         let mut builder = std::mem::take(&mut self.builder);
         builder.begin(data, false);
-        let ok = self.run(handler, Some(&mut builder), data, true);
+        let ok = self.drive(handler, Some(&mut builder), |core, adapter, installed| {
+            core.parse_final_borrowed(adapter, installed, data)
+        });
         let result = builder.finish(ok);
         self.builder = builder;
         result
@@ -801,23 +803,6 @@ impl Parser {
         let result = builder.finish_data(ok);
         self.builder = builder;
         result
-    }
-
-    #[inline]
-    fn run<H: Handler + ?Sized>(
-        &mut self,
-        handler: &mut H,
-        builder: Option<&mut Builder>,
-        chunk: &[u8],
-        is_final: bool,
-    ) -> bool {
-        self.drive(handler, builder, |core, adapter, installed| {
-            if is_final {
-                core.parse_final_borrowed(adapter, installed, chunk)
-            } else {
-                core.parse(adapter, installed, chunk, is_final)
-            }
-        })
     }
 
     /// Runs `feed` (normally the core) with the Sax sink that plays
