@@ -560,25 +560,16 @@ impl<'a> HeldAttributes<'a> {
         self.atts.value(self.input, k)
     }
 
-    /// Appends the value of attribute `k` to `out`. A value of up to 16
-    /// bytes with 16 bytes of its buffer from its start (the closing quote
-    /// and what follows, mostly) is copied as those 16 bytes and cut back:
-    /// a fixed-size copy, not a `memcpy` call.
+    /// Appends the value of attribute `k` to `out`: a short value as a
+    /// fixed-size copy of its buffer's 16 bytes (the closing quote and what
+    /// follows, mostly), cut back ([`content::append_short`]).
     #[inline]
     pub(crate) fn append_value(&self, k: usize, out: &mut Vec<u8>) {
         let (start, end, buf) = match self.atts.spans[k].1 {
             Piece::Input(s, e) => (s, e, self.input),
             Piece::Own(s, e) => (s, e, &self.atts.bytes[..]),
         };
-        if end - start <= 16
-            && let Some(word) = buf.get(start..).and_then(<[u8]>::first_chunk::<16>)
-        {
-            let len = out.len();
-            out.extend_from_slice(word);
-            out.truncate(len + end - start);
-        } else {
-            out.extend_from_slice(&buf[start..end]);
-        }
+        content::append_short(out, buf, start, end);
     }
 
     /// `f` of the attributes as a list of pairs on the stack.

@@ -276,11 +276,12 @@ fn predefined_at(s: &[u8]) -> Option<(usize, u8)> {
     Some((len, value))
 }
 
-/// `out.extend_from_slice(&buf[from..to])` for a name or the piece of a
-/// value between references: up to 16 bytes copied as 16 where `buf` has
-/// them (then cut back), without a call to `memcpy` or a step a byte.
+/// `out.extend_from_slice(&buf[from..to])` for a name, a value or the
+/// piece of a value between references: up to 16 bytes copied as 16 where
+/// `buf` has them (then cut back), without a call to `memcpy` or a step a
+/// byte.
 #[inline(always)]
-fn append_short(out: &mut Vec<u8>, buf: &[u8], from: usize, to: usize) {
+pub(in crate::libxml) fn append_short(out: &mut Vec<u8>, buf: &[u8], from: usize, to: usize) {
     let len = out.len();
     if let Some(chunk) = buf.get(from..from + 16)
         && let Ok(chunk) = <&[u8; 16]>::try_from(chunk)
