@@ -1,7 +1,9 @@
 //! Parse throughput: phpxml's `parse_into_struct` (UTF-8 and ISO-8859-1
 //! targets) and push parsing with no-op handlers (whole, in 4 KiB chunks,
 //! in 1-byte chunks), side by side with bare quick-xml reading every event
-//! and, with `--features expat`, libexpat with no-op handlers.
+//! and, with `--features expat`, libexpat with no-op handlers; beside the
+//! 1-byte rows, `append-floor`: what keeping the bytes a call at a time
+//! costs before any parsing.
 //!
 //! `cargo bench --bench parse [--features expat]`; `benches/parse_table.py`
 //! turns the results (and `benches/php/parse_bench.php`'s) into the table
@@ -89,6 +91,36 @@ fn push(data: &[u8], set: HandlerSet, chunk: Option<usize>) -> (bool, i32, Count
         }
     };
     (ok, parser.error_code(), counter.counts)
+}
+
+/// The least a push parser can do with one byte a call: a buffer that
+/// keeps each byte, appended through a call that is not in line (as
+/// `Parser::parse` is not in the caller's loop). Every byte-by-byte
+/// parser pays at least this on top of its parsing, so `append-floor`
+/// beside `push-all` bounds what `push-all-1b` can reach.
+struct Keeper {
+    buf: Vec<u8>,
+}
+
+impl Keeper {
+    #[inline(never)]
+    fn parse(&mut self, chunk: &[u8], is_final: bool) -> bool {
+        if !is_final && let [b] = *chunk {
+            self.buf.push(b);
+            return true;
+        }
+        self.buf.extend_from_slice(chunk);
+        true
+    }
+}
+
+/// [`Keeper`] given `data` a byte a call, then an empty final call: the
+/// bytes kept.
+fn append_floor(data: &[u8]) -> usize {
+    let mut keeper = Keeper { buf: Vec::new() };
+    let ok = data.chunks(1).all(|piece| keeper.parse(piece, false)) && keeper.parse(b"", true);
+    assert!(ok);
+    keeper.buf.len()
 }
 
 /// [`push`] of the whole document given away (`Parser::parse_owned`).
@@ -220,6 +252,7 @@ fn bench_document(c: &mut Criterion, label: &str, name: &str, data: &[u8]) {
     if !huge {
         let (ok, _, counts) = push(data, ALL, Some(1));
         assert!(ok && counts == reference, "{name}: byte by byte");
+        assert_eq!(append_floor(data), data.len(), "{name}: every byte kept");
     }
     let (starts, ends, _) = quick_xml_events(text);
     assert_eq!(
@@ -282,6 +315,9 @@ fn bench_document(c: &mut Criterion, label: &str, name: &str, data: &[u8]) {
     if !huge {
         id(&mut group, "push-all-1b", &|| {
             push(black_box(data), ALL, Some(1)).2.starts
+        });
+        id(&mut group, "append-floor", &|| {
+            append_floor(black_box(data)) as u64
         });
     }
     id(&mut group, "quick-xml", &|| {
@@ -364,6 +400,7 @@ fn profile(spec: &str) {
         "push-all-4k" => push(&data, ALL, Some(4096)).2.starts,
         "push-elem-4k" => push(&data, ELEMENT_CDATA, Some(4096)).2.starts,
         "push-all-1b" => push(&data, ALL, Some(1)).2.starts,
+        "append-floor" => append_floor(&data) as u64,
         "quick-xml" => quick_xml_events(std::str::from_utf8(&data).expect("UTF-8")).0,
         #[cfg(feature = "expat")]
         "expat" => expat::parse(&data, data.len()).1[0],
