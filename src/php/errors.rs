@@ -222,6 +222,19 @@ pub enum Error {
     /// target encoding is not UTF-8 (it holds the target): its strings
     /// would not be `&str`.
     TargetNotUtf8(TargetEncoding),
+    /// A string the parser was about to hand to a
+    /// [`Utf8Handler`](crate::Utf8Handler) is not UTF-8, so the parse
+    /// stopped before that call (as [`Utf8Handler::stop_requested`]
+    /// stops it: later calls fail with error 111). A UTF-8 target's
+    /// strings are UTF-8 but in two cases, where PHP hands the bytes on as
+    /// they are and a byte [`Handler`](crate::Handler) gets them too:
+    /// `XML_OPTION_SKIP_TAGSTART` cutting a tag name inside a character,
+    /// and an unclosed CDATA section after an encoding error, which
+    /// reaches the character-data handler as the raw buffer up to its
+    /// first NUL.
+    ///
+    /// [`Utf8Handler::stop_requested`]: crate::Utf8Handler::stop_requested
+    NotUtf8,
     /// The document is not well-formed (or not namespace-well-formed), as
     /// PHP's `xml_parse()` returning 0 tells.
     Parse(ParseError),
@@ -261,6 +274,9 @@ impl fmt::Display for Error {
                 f,
                 "a UTF-8 handler needs the UTF-8 target encoding, not {}",
                 target.php_name()
+            ),
+            Self::NotUtf8 => f.write_str(
+                "a string for the UTF-8 handler is not UTF-8 (a tag name cut by skip tagstart, or bytes after an encoding error); the parse stopped",
             ),
             Self::Parse(e) => e.fmt(f),
             Self::Io(e) => write!(f, "cannot read the document: {e}"),

@@ -904,3 +904,213 @@ fn fixtures_read_where_they_lie_print_what_they_print_copied() {
         taken() - before
     );
 }
+
+/// Every handler call, its strings as bytes: what a [`crate::Handler`]
+/// and a [`crate::Utf8Handler`] saw, to compare the two.
+#[derive(Default, PartialEq, Debug)]
+struct Calls(Vec<(&'static str, Vec<Option<Vec<u8>>>)>);
+
+impl Calls {
+    fn push(&mut self, kind: &'static str, strings: &[Option<&[u8]>]) {
+        let strings = strings.iter().map(|s| s.map(<[u8]>::to_vec)).collect();
+        self.0.push((kind, strings));
+    }
+}
+
+impl crate::Handler for Calls {
+    fn installed(&self) -> crate::HandlerSet {
+        crate::HandlerSet::ALL
+    }
+    fn start_element(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) {
+        let mut strings = vec![Some(name)];
+        let keys: Vec<Vec<u8>> = attributes
+            .iter()
+            .map(|(k, _)| k.to_bytes().to_vec())
+            .collect();
+        for (key, (_, value)) in keys.iter().zip(attributes) {
+            strings.extend([Some(key.as_slice()), Some(value.as_slice())]);
+        }
+        self.push("start", &strings);
+    }
+    fn end_element(&mut self, name: &[u8]) {
+        self.push("end", &[Some(name)]);
+    }
+    fn character_data(&mut self, data: &[u8]) {
+        self.push("text", &[Some(data)]);
+    }
+    fn processing_instruction(&mut self, target: &[u8], data: Option<&[u8]>) {
+        self.push("pi", &[Some(target), data]);
+    }
+    fn default_data(&mut self, data: &[u8]) {
+        self.push("default", &[Some(data)]);
+    }
+    fn start_namespace_decl(&mut self, prefix: Option<&[u8]>, uri: &[u8]) {
+        self.push("ns", &[prefix, Some(uri)]);
+    }
+}
+
+/// [`Calls`] through `&str`.
+#[derive(Default)]
+struct StrCalls(Calls);
+
+impl crate::Utf8Handler for StrCalls {
+    fn installed(&self) -> crate::HandlerSet {
+        crate::HandlerSet::ALL
+    }
+    fn start_element(&mut self, name: &str, attributes: &[(&str, &str)]) {
+        let mut strings = vec![Some(name.as_bytes())];
+        for (key, value) in attributes {
+            strings.extend([Some(key.as_bytes()), Some(value.as_bytes())]);
+        }
+        self.0.push("start", &strings);
+    }
+    fn end_element(&mut self, name: &str) {
+        self.0.push("end", &[Some(name.as_bytes())]);
+    }
+    fn character_data(&mut self, data: &str) {
+        self.0.push("text", &[Some(data.as_bytes())]);
+    }
+    fn processing_instruction(&mut self, target: &str, data: Option<&str>) {
+        self.0
+            .push("pi", &[Some(target.as_bytes()), data.map(str::as_bytes)]);
+    }
+    fn default_data(&mut self, data: &str) {
+        self.0.push("default", &[Some(data.as_bytes())]);
+    }
+    fn start_namespace_decl(&mut self, prefix: Option<&str>, uri: &str) {
+        self.0
+            .push("ns", &[prefix.map(str::as_bytes), Some(uri.as_bytes())]);
+    }
+}
+
+/// A `Utf8Handler` sees, as `&str`, every string a byte handler sees, and
+/// the parse ends the same way, on every fixture document whose
+/// invocation has a UTF-8 target: whole, and in pieces of 7 bytes (under
+/// 64 KiB). Where
+/// a byte handler gets a string that is not UTF-8, the `&str` side gets
+/// the calls before it, then `Error::NotUtf8`.
+#[test]
+fn utf8_handlers_see_what_byte_handlers_see_on_every_fixture() {
+    let mut compared = 0;
+    let mut with_attributes = 0;
+    let mut not_utf8 = Vec::new();
+    for (inv, fixture) in fixture_invocations() {
+        let Ok(parser) = inv.make_parser() else {
+            continue;
+        };
+        if parser.target_encoding() != crate::TargetEncoding::Utf8 {
+            continue;
+        }
+        // in pieces only the documents under 64 KiB: the few larger ones
+        // are limits, each a test of its own, and slow a byte at a time
+        let pieces: &[usize] = if fixture.xml.len() < 1 << 16 {
+            &[7]
+        } else {
+            &[]
+        };
+        for &piece in [fixture.xml.len().max(1)].iter().chain(pieces) {
+            let mut str_parser = inv.make_parser().unwrap();
+            let mut bytes_parser = inv.make_parser().unwrap();
+            let (mut bytes, mut text) = (Calls::default(), StrCalls::default());
+            let (mut ok, mut result) = (true, Ok(()));
+            for chunk in fixture.xml.chunks(piece) {
+                ok &= bytes_parser.parse(&mut bytes, chunk, false);
+                result = result.and(str_parser.feed_utf8(&mut text, chunk, false));
+            }
+            ok &= bytes_parser.parse(&mut bytes, b"", true);
+            result = result.and(str_parser.feed_utf8(&mut text, b"", true));
+            // the calls up to the first string that is not UTF-8
+            let utf8 = |strings: &[Option<Vec<u8>>]| {
+                strings
+                    .iter()
+                    .flatten()
+                    .all(|s| std::str::from_utf8(s).is_ok())
+            };
+            let before = bytes
+                .0
+                .iter()
+                .take_while(|(_, strings)| utf8(strings))
+                .count();
+            assert_eq!(
+                bytes.0[..before],
+                text.0.0[..],
+                "{} in pieces of {piece}",
+                fixture.name
+            );
+            if before < bytes.0.len() {
+                assert!(
+                    matches!(result, Err(crate::Error::NotUtf8)),
+                    "{}",
+                    fixture.name
+                );
+                assert_eq!(str_parser.error_code(), 111, "{}", fixture.name);
+                not_utf8.push(fixture.name.clone());
+                continue;
+            }
+            assert_eq!(ok, result.is_ok(), "{}", fixture.name);
+            assert_eq!(
+                bytes_parser.error_code(),
+                str_parser.error_code(),
+                "{}",
+                fixture.name
+            );
+            with_attributes += usize::from(
+                bytes
+                    .0
+                    .iter()
+                    .any(|(kind, strings)| *kind == "start" && strings.len() > 1),
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared >= 2_500, "only {compared} fixtures compared");
+    assert!(
+        with_attributes >= 500,
+        "only {with_attributes} with attributes"
+    );
+    // the two cases `Error::NotUtf8` names, each met
+    assert!(not_utf8.iter().any(|name| name.contains("skip-tagstart")));
+    assert!(not_utf8.iter().any(|name| name.contains("cdata-invalid")));
+    assert!(not_utf8.len() < 10, "{not_utf8:?}");
+}
+
+mod utf8_attributes {
+    use std::fmt::Write as _;
+
+    use proptest::prelude::*;
+
+    use super::{Calls, StrCalls};
+
+    proptest! {
+        /// Start tags with attribute names and values of any length (the
+        /// `&str` side joins them, checks them at once and cuts them
+        /// apart): the `&str` handler gets the strings the byte handler
+        /// gets, in one piece and in pieces of 5 bytes.
+        #[test]
+        fn attributes_of_any_length_arrive_whole(
+            attributes in prop::collection::vec(
+                ("[a-z][a-zé€𝄞]{0,20}", "[a-z é€𝄞<>]{0,70}"),
+                0..12,
+            ),
+            whole in any::<bool>(),
+        ) {
+            let mut doc = String::from("<t");
+            for (i, (name, value)) in attributes.iter().enumerate() {
+                let value = value.replace('<', "&lt;").replace('>', "&gt;");
+                write!(doc, " {name}-{i}='{value}'").unwrap();
+            }
+            doc.push_str("/>");
+            let piece = if whole { doc.len() } else { 5 };
+            let (mut p, mut q) = (crate::Parser::new(None).unwrap(), crate::Parser::new(None).unwrap());
+            let (mut bytes, mut text) = (Calls::default(), StrCalls::default());
+            for chunk in doc.as_bytes().chunks(piece) {
+                prop_assert!(p.parse(&mut bytes, chunk, false));
+                prop_assert!(q.feed_utf8(&mut text, chunk, false).is_ok());
+            }
+            prop_assert!(p.parse(&mut bytes, b"", true));
+            prop_assert!(q.feed_utf8(&mut text, b"", true).is_ok());
+            prop_assert_eq!(bytes.0.first().map(|(_, s)| s.len()), Some(1 + 2 * attributes.len()));
+            prop_assert_eq!(bytes, text.0);
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Handlers that take `&str`: a parser whose target encoding is UTF-8
-//! gives every name and text as UTF-8, so [`Utf8Handler`] receives them as
-//! `&str` instead of bytes.
+//! gives its names and texts as UTF-8 (but in the two cases
+//! [`Error::NotUtf8`] names), so [`Utf8Handler`] receives them as `&str`
+//! instead of bytes.
 
 use crate::decode::TargetEncoding;
 use crate::php::array::Key;
@@ -18,7 +19,10 @@ use crate::php::parser::Parser;
 /// an ISO-8859-1 or US-ASCII target (set at creation or changed between
 /// calls with [`Parser::set_target_encoding`] or
 /// [`Parser::set_option`]) is refused with [`Error::TargetNotUtf8`] before
-/// any handler is called: no `&str` is ever made of Latin-1 bytes.
+/// any handler is called: no `&str` is ever made of Latin-1 bytes. A
+/// string that is not UTF-8 even so (a tag name cut inside a character
+/// by `XML_OPTION_SKIP_TAGSTART`, or bytes after an encoding error)
+/// stops the parse before its call, with [`Error::NotUtf8`].
 ///
 /// ```
 /// use phpxml::{Parser, Utf8Handler};
@@ -131,7 +135,7 @@ pub(crate) struct Utf8Buffers {
     /// (refilled through [`reborrow`]).
     pairs: Vec<(&'static str, &'static str)>,
     /// A start tag's name, attribute names and values one after another,
-    /// checked as one string.
+    /// checked as one string (grown to the longest tag seen, never cut).
     joined: Vec<u8>,
 }
 
@@ -159,9 +163,8 @@ const SIMD_STEP: usize = 64;
 struct Bridge<'h, H: ?Sized> {
     handler: &'h mut H,
     buffers: Utf8Buffers,
-    /// A string was not UTF-8. The parser's UTF-8 target output always
-    /// is; should that ever fail, the parse stops instead of calling the
-    /// handler with something else.
+    /// A string was not UTF-8 (see [`Error::NotUtf8`] for when): the
+    /// parse stops instead of calling the handler with it.
     not_utf8: bool,
 }
 
@@ -169,35 +172,40 @@ struct Bridge<'h, H: ?Sized> {
 /// `block`.
 #[inline]
 fn checked<'s>(bytes: &'s [u8], block: &'s mut [u8; SIMD_STEP]) -> Option<&'s str> {
-    if let Some(head) = block.get_mut(..bytes.len()) {
-        head.copy_from_slice(bytes);
+    if bytes.len() < SIMD_STEP {
+        put(block, 0, bytes)?;
         simdutf8::basic::from_utf8(block).ok()?.get(..bytes.len())
     } else {
         simdutf8::basic::from_utf8(bytes).ok()
     }
 }
 
-/// `bytes` appended to `out`. Names and values are short: up to 16
-/// bytes they are copied as two overlapping words, not through a call to
-/// `memcpy`.
+/// Copies `bytes` into `out` at `at` and returns where they end, or
+/// `None` when `out` is too short. Names and values are short: up to 16
+/// bytes they are copied as two overlapping words (up to 3 as three
+/// bytes), not through a call to `memcpy`.
 #[inline(always)]
-fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> Option<usize> {
     let n = bytes.len();
-    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
-        && n <= 16
+    let end = at.checked_add(n)?;
+    let to = out.get_mut(at..end)?;
+    if n > 16 {
+        to.copy_from_slice(bytes);
+    } else if let (Some(head), Some(tail), true) =
+        (bytes.first_chunk::<8>(), bytes.last_chunk::<8>(), n >= 8)
     {
-        out.extend_from_slice(head);
-        out.truncate(out.len() + n - 16);
-        out.extend_from_slice(tail);
-    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
-        && n < 8
-    {
-        out.extend_from_slice(head);
-        out.truncate(out.len() + n - 8);
-        out.extend_from_slice(tail);
-    } else {
-        out.extend_from_slice(bytes);
+        *to.first_chunk_mut::<8>()? = *head;
+        *to.last_chunk_mut::<8>()? = *tail;
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        *to.first_chunk_mut::<4>()? = *head;
+        *to.last_chunk_mut::<4>()? = *tail;
+    } else if let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) {
+        // 1 to 3 bytes: the first, the middle and the last
+        *to.first_mut()? = first;
+        *to.get_mut(n / 2)? = *bytes.get(n / 2)?;
+        *to.last_mut()? = last;
     }
+    Some(end)
 }
 
 impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
@@ -230,40 +238,51 @@ impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
     /// A start tag with attributes: its strings joined, checked at once,
     /// then cut apart.
     fn start_element_with(&mut self, name: &[u8], attributes: &[(Key, Vec<u8>)]) -> Option<()> {
-        let joined = &mut self.buffers.joined;
-        joined.clear();
-        push_bytes(joined, name);
+        let mut len = name.len();
         for (key, value) in attributes {
             // an integer key needs a name that is an integer, which XML
             // names never are
             let Key::Str(key) = key else { return None };
-            push_bytes(joined, key);
-            push_bytes(joined, value);
+            len += key.len() + value.len();
         }
-        let len = joined.len();
+        // at least one SIMD step, a short tag's tail NULs (valid UTF-8)
+        let checked_len = len.max(SIMD_STEP);
+        let joined = &mut self.buffers.joined;
+        if joined.len() < checked_len {
+            joined.resize(checked_len, 0);
+        }
+        let joined = joined.get_mut(..checked_len)?;
         if len < SIMD_STEP {
-            joined.resize(SIMD_STEP, 0);
+            *joined.first_chunk_mut::<SIMD_STEP>()? = [0; SIMD_STEP];
+        }
+        let mut at = put(joined, 0, name)?;
+        for (key, value) in attributes {
+            if let Key::Str(key) = key {
+                at = put(joined, at, key)?;
+            }
+            at = put(joined, at, value)?;
         }
         let all = simdutf8::basic::from_utf8(joined).ok()?;
-        let mut at = name.len();
-        let name = all.get(..at)?;
+        // each string cut off the front of the rest: one boundary test each
+        let (name, mut rest) = all.split_at_checked(name.len())?;
         let mut pairs = reborrow(std::mem::take(&mut self.buffers.pairs));
+        pairs.reserve(attributes.len());
         for (key, value) in attributes {
-            let key_at = at;
-            // integer keys were turned away above
             let key_len = if let Key::Str(key) = key {
                 key.len()
             } else {
                 0
             };
-            let value_at = key_at + key_len;
-            at = value_at + value.len();
-            if let (Some(key), Some(value)) = (all.get(key_at..value_at), all.get(value_at..at)) {
-                pairs.push((key, value));
-            } else {
+            let Some(((key, value), after)) = rest
+                .split_at_checked(key_len)
+                .and_then(|(key, after)| Some((key, after.split_at_checked(value.len())?)))
+                .map(|(key, (value, after))| ((key, value), after))
+            else {
                 self.buffers.pairs = reborrow(pairs);
                 return None;
-            }
+            };
+            pairs.push((key, value));
+            rest = after;
         }
         self.handler.start_element(name, &pairs);
         pairs.clear();
@@ -387,8 +406,9 @@ impl Parser {
     /// # Errors
     ///
     /// [`Error::TargetNotUtf8`] when the target encoding is not UTF-8
-    /// (nothing is parsed); [`Error::Parse`] when `xml_parse()` would
-    /// return 0.
+    /// (nothing is parsed); [`Error::NotUtf8`] when a string for the
+    /// handler is not UTF-8 (the parse stopped there);
+    /// [`Error::Parse`] when `xml_parse()` would return 0.
     pub fn feed_utf8<H: Utf8Handler + ?Sized>(
         &mut self,
         handler: &mut H,
@@ -406,6 +426,32 @@ impl Parser {
         };
         let result = self.feed(&mut bridge, chunk, is_final);
         self.keep_utf8_buffers(bridge.buffers);
+        if bridge.not_utf8 {
+            return Err(Error::NotUtf8);
+        }
         Ok(result?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::put;
+
+    /// `put` copies as `copy_from_slice` does, at every length its
+    /// branches split (0 to 40 bytes) and several offsets, and refuses a
+    /// copy past the end.
+    #[test]
+    fn put_copies_every_length() {
+        let source: Vec<u8> = (1..=40).collect();
+        for n in 0..=40 {
+            for at in 0..5 {
+                let (mut got, mut want) = ([0u8; 48], [0u8; 48]);
+                assert_eq!(put(&mut got, at, &source[..n]), Some(at + n));
+                want[at..at + n].copy_from_slice(&source[..n]);
+                assert_eq!(got, want, "{n} bytes at {at}");
+            }
+        }
+        assert_eq!(put(&mut [0; 4], 1, b"abcd"), None);
+        assert_eq!(put(&mut [0; 4], usize::MAX, b"a"), None);
     }
 }
