@@ -1,14 +1,16 @@
 //! The parser, one shot, with fuzzer-chosen creation, options and handlers
 //! (see `phpxml_fuzz::Setup`): `xml_parse_into_struct()` with its report, a
 //! trace with every handler set (the document borrowed, then given away:
-//! the same trace), and a parse with the chosen handlers. Any
+//! the same trace), and a parse with the chosen handlers, as bytes and,
+//! for a UTF-8 target, as `&str` (the same calls). Any
 //! panic, hang or abort is a finding; so is a report the command line could
 //! not print.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use phpxml::TargetEncoding;
 use phpxml::report::{self, Trace};
-use phpxml_fuzz::{Recorder, Setup};
+use phpxml_fuzz::{Recorder, Setup, Utf8Recorder};
 
 fuzz_target!(|data: &[u8]| {
     let Some((setup, doc)) = Setup::split(data) else {
@@ -36,6 +38,26 @@ fuzz_target!(|data: &[u8]| {
     let ok = parser.parse(&mut recorder, doc, true);
     let record = recorder.finish(&parser, ok);
     assert!(!record.is_empty());
+    // The same parse through `&str` handlers when the target is UTF-8:
+    // the same record, or, with `Error::NotUtf8`, the record up to the
+    // first string that is not UTF-8 (a text cut there).
+    if let Some(mut parser) = setup.parser()
+        && parser.target_encoding() == TargetEncoding::Utf8
+    {
+        let mut utf8 = Utf8Recorder(Recorder::new(setup.handlers));
+        let result = parser.feed_utf8(&mut utf8, doc, true);
+        let not_utf8 = matches!(result, Err(phpxml::Error::NotUtf8));
+        let got = utf8.0.finish(&parser, result.is_ok());
+        if not_utf8 {
+            if let Some((last, before)) = got[..got.len() - 1].split_last() {
+                assert_eq!(before, &record[..before.len()], "&str record");
+                let line = record.get(before.len()).expect("as many lines");
+                assert!(line.starts_with(last), "&str record's last line");
+            }
+        } else {
+            assert_eq!(got, record, "&str record");
+        }
+    }
     // A finished parser stays finished: more input changes nothing.
     let code = parser.error_code();
     let again = parser.parse(&mut Recorder::new(setup.handlers), b"<more/>", true);
