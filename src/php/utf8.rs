@@ -208,6 +208,15 @@ fn put(out: &mut [u8], at: usize, bytes: &[u8]) -> Option<usize> {
     Some(end)
 }
 
+/// An attribute's name and value cut off the front of `rest` (one
+/// character-boundary test each), and what follows them.
+#[inline(always)]
+fn cut_pair(rest: &str, name_len: usize, value_len: usize) -> Option<(&str, &str, &str)> {
+    let (name, after) = rest.split_at_checked(name_len)?;
+    let (value, after) = after.split_at_checked(value_len)?;
+    Some((name, value, after))
+}
+
 impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
     /// `bytes` as `&str` for a call to `f`, or nothing when not UTF-8.
     #[inline]
@@ -273,11 +282,7 @@ impl<H: Utf8Handler + ?Sized> Bridge<'_, H> {
             } else {
                 0
             };
-            let Some(((key, value), after)) = rest
-                .split_at_checked(key_len)
-                .and_then(|(key, after)| Some((key, after.split_at_checked(value.len())?)))
-                .map(|(key, (value, after))| ((key, value), after))
-            else {
+            let Some((key, value, after)) = cut_pair(rest, key_len, value.len()) else {
                 self.buffers.pairs = reborrow(pairs);
                 return None;
             };
