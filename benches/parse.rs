@@ -96,8 +96,8 @@ fn push(data: &[u8], set: HandlerSet, chunk: Option<usize>) -> (bool, i32, Count
 /// The least a push parser can do with one byte a call: a buffer that
 /// keeps each byte, appended through a call that is not in line (as
 /// `Parser::parse` is not in the caller's loop). Every byte-by-byte
-/// parser pays at least this on top of its parsing, so `append-floor`
-/// beside `push-all` bounds what `push-all-1b` can reach.
+/// parser does at least this work, so `append-floor` bounds what
+/// `push-all-1b` can reach, whatever its parsing costs.
 struct Keeper {
     buf: Vec<u8>,
 }
