@@ -2,11 +2,13 @@
 //! handler calls (adjacent character data merged), the same return value and
 //! the same error code, line, column and byte index. Inputs whose outcome
 //! depends on chunking in PHP itself are excluded by `chunking_matters`
-//! (see `fuzz/src/chunking.rs`).
+//! (see `fuzz/src/chunking.rs`). For a UTF-8 target the same pieces go
+//! through `&str` handlers too: the same calls as the byte handlers.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use phpxml_fuzz::{Outcome, Plan, Recorder, Setup};
+use phpxml::TargetEncoding;
+use phpxml_fuzz::{Outcome, Plan, Recorder, Setup, Utf8Recorder, assert_utf8_record};
 
 fuzz_target!(|data: &[u8]| {
     let Some((setup, rest)) = Setup::split(data) else {
@@ -35,6 +37,21 @@ fuzz_target!(|data: &[u8]| {
     }
     let ok = chunked.parse(&mut rec, b"", true);
     let pieces = rec.finish(&chunked, ok);
+    // The same pieces through `&str` handlers when the target is UTF-8.
+    if let Some(mut parser) = setup.parser()
+        && parser.target_encoding() == TargetEncoding::Utf8
+    {
+        let mut utf8 = Utf8Recorder(Recorder::new(setup.handlers));
+        let mut not_utf8 = false;
+        for piece in plan.pieces(doc) {
+            let result = parser.feed_utf8(&mut utf8, piece, false);
+            not_utf8 |= matches!(result, Err(phpxml::Error::NotUtf8));
+        }
+        let last = parser.feed_utf8(&mut utf8, b"", true);
+        not_utf8 |= matches!(last, Err(phpxml::Error::NotUtf8));
+        let got = utf8.0.finish(&parser, last.is_ok());
+        assert_utf8_record(&pieces, &got, not_utf8);
+    }
     let boundaries = plan.boundaries(doc.len());
     let outcome = |p: &phpxml::Parser| Outcome {
         code: p.error_code(),

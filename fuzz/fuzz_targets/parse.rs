@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use phpxml::TargetEncoding;
 use phpxml::report::{self, Trace};
-use phpxml_fuzz::{Recorder, Setup, Utf8Recorder};
+use phpxml_fuzz::{Recorder, Setup, Utf8Recorder, assert_utf8_record};
 
 fuzz_target!(|data: &[u8]| {
     let Some((setup, doc)) = Setup::split(data) else {
@@ -48,15 +48,7 @@ fuzz_target!(|data: &[u8]| {
         let result = parser.feed_utf8(&mut utf8, doc, true);
         let not_utf8 = matches!(result, Err(phpxml::Error::NotUtf8));
         let got = utf8.0.finish(&parser, result.is_ok());
-        if not_utf8 {
-            if let Some((last, before)) = got[..got.len() - 1].split_last() {
-                assert_eq!(before, &record[..before.len()], "&str record");
-                let line = record.get(before.len()).expect("as many lines");
-                assert!(line.starts_with(last), "&str record's last line");
-            }
-        } else {
-            assert_eq!(got, record, "&str record");
-        }
+        assert_utf8_record(&record, &got, not_utf8);
     }
     // A finished parser stays finished: more input changes nothing.
     let code = parser.error_code();

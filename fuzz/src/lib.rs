@@ -438,6 +438,28 @@ impl Utf8Handler for Utf8Recorder {
     }
 }
 
+/// Checks a [`Utf8Recorder`]'s record against a byte [`Recorder`]'s of
+/// the same parse: equal, or, when `feed_utf8` ended with
+/// `Error::NotUtf8`, the byte record up to the string that stopped it
+/// (the last line, a text, possibly cut there). Both end with the result
+/// line of [`Recorder::finish`], compared only when equal is expected.
+///
+/// # Panics
+///
+/// When the records differ otherwise.
+pub fn assert_utf8_record(bytes: &[Vec<u8>], utf8: &[Vec<u8>], not_utf8: bool) {
+    if !not_utf8 {
+        assert_eq!(utf8, bytes, "&str record");
+        return;
+    }
+    let calls = &utf8[..utf8.len().saturating_sub(1)];
+    if let Some((last, before)) = calls.split_last() {
+        assert_eq!(before, &bytes[..before.len()], "&str record");
+        let line = bytes.get(before.len()).expect("as many lines");
+        assert!(line.starts_with(last), "&str record's last line");
+    }
+}
+
 /// A chunk plan: the sizes pieces are cut to, cyclically.
 ///
 /// Byte `m` below 128 means fixed pieces of `m + 1` bytes (what
