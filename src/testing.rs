@@ -675,3 +675,126 @@ pub fn unified_diff(expected: &[u8], got: &[u8], expected_name: &str, got_name: 
 pub fn convert_declared(label: &[u8], raw: &[u8], out: &mut Vec<u8>) -> Option<bool> {
     crate::libxml::convert_declared(label, raw, out)
 }
+
+/// A [`Utf8Handler`](crate::Utf8Handler) that hands every call on to a
+/// byte [`Handler`](crate::Handler), each `&str` as its bytes and the
+/// attribute pairs as [`Key::Str`](crate::Key::Str) and value: one
+/// recording handler driven through [`Parser::feed_utf8`] and through
+/// [`Parser::parse`] records both flavours' calls alike, to compare them.
+///
+/// ```
+/// use phpxml::testing::Utf8AsBytes;
+/// use phpxml::{Handler, Parser};
+///
+/// #[derive(Default)]
+/// struct Ends(Vec<Vec<u8>>);
+/// impl Handler for Ends {
+///     fn end_element(&mut self, name: &[u8]) {
+///         self.0.push(name.to_vec());
+///     }
+/// }
+///
+/// let (mut bytes, mut text) = (Ends::default(), Utf8AsBytes(Ends::default()));
+/// assert!(Parser::new(None)?.parse(&mut bytes, "<é/>".as_bytes(), true));
+/// Parser::new(None)?.feed_utf8(&mut text, "<é/>".as_bytes(), true)?;
+/// assert_eq!(bytes.0, text.0.0);
+/// # Ok::<(), phpxml::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct Utf8AsBytes<H>(pub H);
+
+impl<H: crate::Handler> crate::Utf8Handler for Utf8AsBytes<H> {
+    fn installed(&self) -> crate::HandlerSet {
+        self.0.installed()
+    }
+
+    fn start_element(&mut self, name: &str, attributes: &[(&str, &str)]) {
+        let attributes: Vec<(crate::Key, Vec<u8>)> = attributes
+            .iter()
+            .map(|(k, v)| {
+                (
+                    crate::Key::Str(k.as_bytes().to_vec()),
+                    v.as_bytes().to_vec(),
+                )
+            })
+            .collect();
+        self.0.start_element(name.as_bytes(), &attributes);
+    }
+
+    fn end_element(&mut self, name: &str) {
+        self.0.end_element(name.as_bytes());
+    }
+
+    fn character_data(&mut self, data: &str) {
+        self.0.character_data(data.as_bytes());
+    }
+
+    fn processing_instruction(&mut self, target: &str, data: Option<&str>) {
+        self.0
+            .processing_instruction(target.as_bytes(), data.map(str::as_bytes));
+    }
+
+    fn default_data(&mut self, data: &str) {
+        self.0.default_data(data.as_bytes());
+    }
+
+    fn unparsed_entity_decl(
+        &mut self,
+        name: &str,
+        base: Option<&str>,
+        system_id: Option<&str>,
+        public_id: Option<&str>,
+        notation: Option<&str>,
+    ) {
+        self.0.unparsed_entity_decl(
+            name.as_bytes(),
+            base.map(str::as_bytes),
+            system_id.map(str::as_bytes),
+            public_id.map(str::as_bytes),
+            notation.map(str::as_bytes),
+        );
+    }
+
+    fn notation_decl(
+        &mut self,
+        name: &str,
+        base: Option<&str>,
+        system_id: Option<&str>,
+        public_id: Option<&str>,
+    ) {
+        self.0.notation_decl(
+            name.as_bytes(),
+            base.map(str::as_bytes),
+            system_id.map(str::as_bytes),
+            public_id.map(str::as_bytes),
+        );
+    }
+
+    fn external_entity_ref(
+        &mut self,
+        open_entity_names: &str,
+        base: Option<&str>,
+        system_id: Option<&str>,
+        public_id: Option<&str>,
+    ) -> bool {
+        self.0.external_entity_ref(
+            open_entity_names.as_bytes(),
+            base.map(str::as_bytes),
+            system_id.map(str::as_bytes),
+            public_id.map(str::as_bytes),
+        )
+    }
+
+    fn start_namespace_decl(&mut self, prefix: Option<&str>, uri: &str) {
+        self.0
+            .start_namespace_decl(prefix.map(str::as_bytes), uri.as_bytes());
+    }
+
+    fn end_namespace_decl(&mut self, prefix: Option<&str>) {
+        self.0.end_namespace_decl(prefix.map(str::as_bytes));
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.0.stop_requested()
+    }
+}

@@ -8,7 +8,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use phpxml::TargetEncoding;
-use phpxml_fuzz::{Outcome, Plan, Recorder, Setup, Utf8Recorder, assert_utf8_record};
+use phpxml::testing::Utf8AsBytes;
+use phpxml_fuzz::{Outcome, Plan, Recorder, Setup, assert_utf8_record};
 
 fuzz_target!(|data: &[u8]| {
     let Some((setup, rest)) = Setup::split(data) else {
@@ -41,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(mut parser) = setup.parser()
         && parser.target_encoding() == TargetEncoding::Utf8
     {
-        let mut utf8 = Utf8Recorder(Recorder::new(setup.handlers));
+        let mut utf8 = Utf8AsBytes(Recorder::new(setup.handlers));
         let mut not_utf8 = false;
         for piece in plan.pieces(doc) {
             let result = parser.feed_utf8(&mut utf8, piece, false);

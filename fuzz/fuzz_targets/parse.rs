@@ -10,7 +10,8 @@
 use libfuzzer_sys::fuzz_target;
 use phpxml::TargetEncoding;
 use phpxml::report::{self, Trace};
-use phpxml_fuzz::{Recorder, Setup, Utf8Recorder, assert_utf8_record};
+use phpxml::testing::Utf8AsBytes;
+use phpxml_fuzz::{Recorder, Setup, assert_utf8_record};
 
 fuzz_target!(|data: &[u8]| {
     let Some((setup, doc)) = Setup::split(data) else {
@@ -44,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(mut parser) = setup.parser()
         && parser.target_encoding() == TargetEncoding::Utf8
     {
-        let mut utf8 = Utf8Recorder(Recorder::new(setup.handlers));
+        let mut utf8 = Utf8AsBytes(Recorder::new(setup.handlers));
         let result = parser.feed_utf8(&mut utf8, doc, true);
         let not_utf8 = matches!(result, Err(phpxml::Error::NotUtf8));
         let got = utf8.0.finish(&parser, result.is_ok());

@@ -23,7 +23,7 @@
 // The reference script's argument rules (`phpxml::testing`), so that a
 // finding replays with `phpxml trace ARGS FILE`.
 use phpxml::testing::{Command, Invocation};
-use phpxml::{Handler, HandlerSet, Key, Parser, Utf8Handler};
+use phpxml::{Handler, HandlerSet, Key, Parser};
 
 /// Bytes before the document in the parser targets.
 pub const HEADER: usize = 3;
@@ -344,102 +344,9 @@ impl Handler for Recorder {
     }
 }
 
-/// A [`Recorder`] driven through [`Parser::feed_utf8`]: its `&str`
-/// arguments recorded as the bytes they are, so that its record can be
-/// compared with a byte handler's.
-pub struct Utf8Recorder(pub Recorder);
-
-impl Utf8Handler for Utf8Recorder {
-    fn installed(&self) -> HandlerSet {
-        self.0.set
-    }
-
-    fn start_element(&mut self, name: &str, attributes: &[(&str, &str)]) {
-        let mut parts: Vec<&[u8]> = vec![b"start", name.as_bytes()];
-        for (k, v) in attributes {
-            parts.push(k.as_bytes());
-            parts.push(v.as_bytes());
-        }
-        self.0.line(&parts);
-    }
-
-    fn end_element(&mut self, name: &str) {
-        Handler::end_element(&mut self.0, name.as_bytes());
-    }
-
-    fn character_data(&mut self, data: &str) {
-        Handler::character_data(&mut self.0, data.as_bytes());
-    }
-
-    fn processing_instruction(&mut self, target: &str, data: Option<&str>) {
-        Handler::processing_instruction(&mut self.0, target.as_bytes(), data.map(str::as_bytes));
-    }
-
-    fn default_data(&mut self, data: &str) {
-        Handler::default_data(&mut self.0, data.as_bytes());
-    }
-
-    fn unparsed_entity_decl(
-        &mut self,
-        name: &str,
-        base: Option<&str>,
-        system_id: Option<&str>,
-        public_id: Option<&str>,
-        notation: Option<&str>,
-    ) {
-        Handler::unparsed_entity_decl(
-            &mut self.0,
-            name.as_bytes(),
-            base.map(str::as_bytes),
-            system_id.map(str::as_bytes),
-            public_id.map(str::as_bytes),
-            notation.map(str::as_bytes),
-        );
-    }
-
-    fn notation_decl(
-        &mut self,
-        name: &str,
-        base: Option<&str>,
-        system_id: Option<&str>,
-        public_id: Option<&str>,
-    ) {
-        Handler::notation_decl(
-            &mut self.0,
-            name.as_bytes(),
-            base.map(str::as_bytes),
-            system_id.map(str::as_bytes),
-            public_id.map(str::as_bytes),
-        );
-    }
-
-    fn external_entity_ref(
-        &mut self,
-        open_entity_names: &str,
-        base: Option<&str>,
-        system_id: Option<&str>,
-        public_id: Option<&str>,
-    ) -> bool {
-        Handler::external_entity_ref(
-            &mut self.0,
-            open_entity_names.as_bytes(),
-            base.map(str::as_bytes),
-            system_id.map(str::as_bytes),
-            public_id.map(str::as_bytes),
-        )
-    }
-
-    fn start_namespace_decl(&mut self, prefix: Option<&str>, uri: &str) {
-        Handler::start_namespace_decl(&mut self.0, prefix.map(str::as_bytes), uri.as_bytes());
-    }
-
-    fn end_namespace_decl(&mut self, prefix: Option<&str>) {
-        Handler::end_namespace_decl(&mut self.0, prefix.map(str::as_bytes));
-    }
-}
-
-/// Checks a [`Utf8Recorder`]'s record against a byte [`Recorder`]'s of
-/// the same parse: equal, or, when `feed_utf8` ended with
+/// Checks the record of a [`Recorder`] driven through `&str` handlers
+/// (`phpxml::testing::Utf8AsBytes`) against a byte [`Recorder`]'s of the
+/// same parse: equal, or, when `feed_utf8` ended with
 /// `Error::NotUtf8`, the byte record up to the string that stopped it
 /// (the last line, a text, possibly cut there). Both end with the result
 /// line of [`Recorder::finish`], compared only when equal is expected.

@@ -18,7 +18,7 @@ use crate::sax::Sax;
 
 // The reference script's argument rules, to build parsers from the
 // fixtures' arguments.
-use crate::testing::{Command, Invocation};
+use crate::testing::{Command, Invocation, Utf8AsBytes};
 
 /// One Sax call, in UTF-8 as the core delivers it.
 #[derive(Clone, Debug)]
@@ -906,7 +906,8 @@ fn fixtures_read_where_they_lie_print_what_they_print_copied() {
 }
 
 /// Every handler call, its strings as bytes: what a [`crate::Handler`]
-/// and a [`crate::Utf8Handler`] saw, to compare the two.
+/// and, through [`Utf8AsBytes`], a [`crate::Utf8Handler`] saw, to compare
+/// the two.
 #[derive(Default, PartialEq, Debug)]
 struct Calls(Vec<(&'static str, Vec<Option<Vec<u8>>>)>);
 
@@ -949,40 +950,6 @@ impl crate::Handler for Calls {
     }
 }
 
-/// [`Calls`] through `&str`.
-#[derive(Default)]
-struct StrCalls(Calls);
-
-impl crate::Utf8Handler for StrCalls {
-    fn installed(&self) -> crate::HandlerSet {
-        crate::HandlerSet::ALL
-    }
-    fn start_element(&mut self, name: &str, attributes: &[(&str, &str)]) {
-        let mut strings = vec![Some(name.as_bytes())];
-        for (key, value) in attributes {
-            strings.extend([Some(key.as_bytes()), Some(value.as_bytes())]);
-        }
-        self.0.push("start", &strings);
-    }
-    fn end_element(&mut self, name: &str) {
-        self.0.push("end", &[Some(name.as_bytes())]);
-    }
-    fn character_data(&mut self, data: &str) {
-        self.0.push("text", &[Some(data.as_bytes())]);
-    }
-    fn processing_instruction(&mut self, target: &str, data: Option<&str>) {
-        self.0
-            .push("pi", &[Some(target.as_bytes()), data.map(str::as_bytes)]);
-    }
-    fn default_data(&mut self, data: &str) {
-        self.0.push("default", &[Some(data.as_bytes())]);
-    }
-    fn start_namespace_decl(&mut self, prefix: Option<&str>, uri: &str) {
-        self.0
-            .push("ns", &[prefix.map(str::as_bytes), Some(uri.as_bytes())]);
-    }
-}
-
 /// A `Utf8Handler` sees, as `&str`, every string a byte handler sees, and
 /// the parse ends the same way, on every fixture document whose
 /// invocation has a UTF-8 target: whole, and in pieces of 7 bytes (under
@@ -1011,7 +978,7 @@ fn utf8_handlers_see_what_byte_handlers_see_on_every_fixture() {
         for &piece in [fixture.xml.len().max(1)].iter().chain(pieces) {
             let mut str_parser = inv.make_parser().unwrap();
             let mut bytes_parser = inv.make_parser().unwrap();
-            let (mut bytes, mut text) = (Calls::default(), StrCalls::default());
+            let (mut bytes, mut text) = (Calls::default(), Utf8AsBytes(Calls::default()));
             let (mut ok, mut result) = (true, Ok(()));
             for chunk in fixture.xml.chunks(piece) {
                 ok &= bytes_parser.parse(&mut bytes, chunk, false);
@@ -1079,7 +1046,8 @@ mod utf8_attributes {
 
     use proptest::prelude::*;
 
-    use super::{Calls, StrCalls};
+    use super::Calls;
+    use crate::testing::Utf8AsBytes;
 
     proptest! {
         /// Start tags with attribute names and values of any length (the
@@ -1102,7 +1070,7 @@ mod utf8_attributes {
             doc.push_str("/>");
             let piece = if whole { doc.len() } else { 5 };
             let (mut p, mut q) = (crate::Parser::new(None).unwrap(), crate::Parser::new(None).unwrap());
-            let (mut bytes, mut text) = (Calls::default(), StrCalls::default());
+            let (mut bytes, mut text) = (Calls::default(), Utf8AsBytes(Calls::default()));
             for chunk in doc.as_bytes().chunks(piece) {
                 prop_assert!(p.parse(&mut bytes, chunk, false));
                 prop_assert!(q.feed_utf8(&mut text, chunk, false).is_ok());
