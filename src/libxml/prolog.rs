@@ -3,7 +3,7 @@
 
 use super::chars::{is_blank, is_char, push_utf8, string_name_len};
 use super::charsets::{Form, Order};
-use super::content::qname_key;
+use super::content::{Fragment, qname_key};
 use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
 use crate::sax::Sax;
 
@@ -605,11 +605,7 @@ impl Core<'_> {
                     self.fatal(err::VALUE_REQUIRED);
                 }
                 if let Some(u) = &uri {
-                    if !super::content::valid_uri(u) {
-                        self.error(err::INVALID_URI);
-                    } else if u.contains(&b'#') {
-                        self.fatal(err::URI_FRAGMENT);
-                    }
+                    self.check_system_id(u);
                 }
             }
         } else if self.raw() == b'"' || self.raw() == b'\'' {
@@ -628,11 +624,7 @@ impl Core<'_> {
                 self.fatal(err::VALUE_REQUIRED);
             }
             if let Some(u) = &uri {
-                if !super::content::valid_uri(u) {
-                    self.error(err::INVALID_URI);
-                } else if u.contains(&b'#') {
-                    self.fatal(err::URI_FRAGMENT);
-                }
+                self.check_system_id(u);
             }
             if self.raw() != b'>' && self.skip_blanks_dtd() == 0 {
                 self.fatal(err::SPACE_REQUIRED);
@@ -673,6 +665,16 @@ impl Core<'_> {
             self.halt();
         } else {
             self.next_char();
+        }
+    }
+
+    /// `xmlParseEntityDecl`'s check of a system id: `xmlParseURI` returns
+    /// no URI (error 91, not fatal), or one with a fragment (error 92).
+    fn check_system_id(&mut self, system_id: &[u8]) {
+        match super::content::parse_uri(system_id) {
+            None => self.error(err::INVALID_URI),
+            Some(Fragment::Some) => self.fatal(err::URI_FRAGMENT),
+            Some(Fragment::None) => {}
         }
     }
 

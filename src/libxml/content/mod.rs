@@ -12,7 +12,7 @@ mod text;
 mod uri;
 
 pub(super) use start_tag::{Clashes, RECENT_NAME_SLOTS, RecentNames, qname_key};
-pub(super) use uri::{scheme_end, valid_uri};
+pub(super) use uri::{Fragment, parse_uri, scheme_end, valid_uri};
 
 use super::chars::{is_ascii_name_char, is_ascii_name_start, is_name_char, is_name_start};
 use super::{Core, Piece, State, err};

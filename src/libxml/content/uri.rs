@@ -9,7 +9,22 @@
 /// up to the first `]`, a `:` after the host needs digits worth at most
 /// 2^31-1, and the fragment also takes `[` and `]`.
 pub(in crate::libxml) fn valid_uri(u: &[u8]) -> bool {
-    absolute_uri(u) || relative_ref(u)
+    parse_uri(u).is_some()
+}
+
+/// What `xmlParseURI` makes of `u`: `None` when it returns no URI, else
+/// whether the URI has a fragment (`uri->fragment` set, even empty),
+/// which an entity's system id must not (error 92). A `#` inside a
+/// bracketed host is part of the host, not a fragment.
+pub(in crate::libxml) fn parse_uri(u: &[u8]) -> Option<Fragment> {
+    absolute_uri(u).or_else(|| relative_ref(u))
+}
+
+/// Whether a URI `xmlParseURI` accepted has a fragment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::libxml) enum Fragment {
+    None,
+    Some,
 }
 
 /// Where `u`'s `scheme ":"` puts its `:`, if `u` starts with one
@@ -26,14 +41,14 @@ pub(in crate::libxml) fn scheme_end(u: &[u8]) -> Option<usize> {
 }
 
 /// `scheme ":" hier-part [ "?" query ] [ "#" fragment ]`.
-fn absolute_uri(u: &[u8]) -> bool {
-    scheme_end(u)
-        .is_some_and(|i| hier_part(u, i + 1, None).is_some_and(|i| query_and_fragment_end(u, i)))
+fn absolute_uri(u: &[u8]) -> Option<Fragment> {
+    let i = scheme_end(u)?;
+    query_and_fragment_end(u, hier_part(u, i + 1, None)?)
 }
 
 /// `relative-part [ "?" query ] [ "#" fragment ]`.
-fn relative_ref(u: &[u8]) -> bool {
-    hier_part(u, 0, Some(b':')).is_some_and(|i| query_and_fragment_end(u, i))
+fn relative_ref(u: &[u8]) -> Option<Fragment> {
+    query_and_fragment_end(u, hier_part(u, 0, Some(b':'))?)
 }
 
 /// `"//" authority path-abempty / path-absolute / path-rootless / path-empty`;
@@ -50,15 +65,18 @@ fn hier_part(u: &[u8], i: usize, first_stop: Option<u8>) -> Option<usize> {
     }
 }
 
-/// Optional query and fragment, then the end of the string.
-fn query_and_fragment_end(u: &[u8], mut i: usize) -> bool {
+/// Optional query and fragment, then the end of the string: whether a
+/// fragment was there, or `None` when bytes are left.
+fn query_and_fragment_end(u: &[u8], mut i: usize) -> Option<Fragment> {
     if u.get(i) == Some(&b'?') {
         i = scan(u, i + 1, |c| matches!(c, b'/' | b'?'));
     }
+    let mut fragment = Fragment::None;
     if u.get(i) == Some(&b'#') {
+        fragment = Fragment::Some;
         i = scan(u, i + 1, |c| matches!(c, b'/' | b'?' | b'[' | b']'));
     }
-    i == u.len()
+    (i == u.len()).then_some(fragment)
 }
 
 /// `[ userinfo "@" ] host [ ":" port ]`.
