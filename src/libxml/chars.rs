@@ -125,12 +125,29 @@ fn utf8_at(b: &[u8], i: usize) -> (u32, usize) {
     (u32::from(b[i]), 1)
 }
 
-/// The length in bytes of the name at the start of UTF-8 bytes (0: none),
-/// as `xmlParseStringName` reads it.
-pub(super) fn string_name_len(s: &[u8]) -> usize {
+/// libxml2's `COPY_BUF`: a character `xmlCurrentChar` read as `len`
+/// bytes, appended to `buf`. A one-byte character is stored as that byte,
+/// so a byte from 0x80 read after an encoding error (Latin-1) stays as it
+/// was in the input instead of becoming UTF-8.
+pub(super) fn copy_char(buf: &mut Vec<u8>, c: u32, len: usize) {
+    match u8::try_from(c) {
+        Ok(byte) if len == 1 => buf.push(byte),
+        _ => push_utf8(buf, c),
+    }
+}
+
+/// The length in bytes of the name at the start of `s` (0: none), as
+/// `xmlParseStringName` reads it: through `xmlStringCurrentChar`, which
+/// reads UTF-8 while the input is read as UTF-8 (`utf8`) and a byte a
+/// character once an encoding error has switched it to Latin-1.
+pub(super) fn string_name_len(s: &[u8], utf8: bool) -> usize {
     let mut i = 0;
     while i < s.len() {
-        let (c, n) = utf8_at(s, i);
+        let (c, n) = if utf8 {
+            utf8_at(s, i)
+        } else {
+            (u32::from(s[i]), 1)
+        };
         let ok = if i == 0 {
             is_name_start(c)
         } else {

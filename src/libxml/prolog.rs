@@ -1,7 +1,7 @@
 //! The prolog: XML declaration, DOCTYPE and the internal subset (entity,
 //! notation, attribute-list and element declarations, PE references).
 
-use super::chars::{is_blank, is_char, push_utf8, string_name_len};
+use super::chars::{copy_char, is_blank, is_char, push_utf8, string_name_len};
 use super::charsets::{Form, Order};
 use super::content::{Fragment, qname_key};
 use super::{Core, DefaultAttr, Entity, EntityKind, State, Sub, encoding, err};
@@ -696,7 +696,7 @@ impl Core<'_> {
         let mut buf = Vec::new();
         let (mut c, mut l) = self.cur_char();
         while is_char(c) && c != u32::from(stop) && self.state != State::Eof {
-            push_utf8(&mut buf, c);
+            copy_char(&mut buf, c, l);
             self.nextl(l);
             (c, l) = self.cur_char();
         }
@@ -716,7 +716,7 @@ impl Core<'_> {
             if b == b'%' || (b == b'&' && buf.get(i + 1) != Some(&b'#')) {
                 i += 1;
                 let start = i;
-                i += string_name_len(&buf[i..]);
+                i += string_name_len(&buf[i..], self.input.utf8);
                 let ok = i > start;
                 if !ok || buf.get(i) != Some(&b';') {
                     self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR

@@ -289,7 +289,7 @@ impl Core<'_> {
                 // xmlParseStringEntityRef: a reference without a name or
                 // its `;` is reported and the text goes on after what
                 // was read (a `&` left by `&#38;` is such a reference)
-                let j = i + 1 + string_name_len(&s[i + 1..]);
+                let j = i + 1 + string_name_len(&s[i + 1..], self.input.utf8);
                 if j == i + 1 {
                     self.fatal(err::NAME_REQUIRED);
                     self.entity_check(None);
