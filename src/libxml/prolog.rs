@@ -290,6 +290,7 @@ impl Core<'_> {
 
     /// `xmlParseExternalID`: (system literal, public literal).
     fn parse_external_id(&mut self, strict: bool) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+        self.shrink_macro();
         let mut uri = None;
         let mut pubid = None;
         if self.cmp(b"SYSTEM") {
@@ -330,7 +331,10 @@ impl Core<'_> {
         (uri, pubid)
     }
 
+    /// `xmlParseSystemLiteral`, with its `SHRINK`s: first, after every
+    /// 50 characters, and where it reads a 0.
     fn parse_system_literal(&mut self) -> Option<Vec<u8>> {
+        self.shrink_macro();
         let q = self.raw();
         if q != b'"' && q != b'\'' {
             self.fatal(err::LITERAL_NOT_STARTED);
@@ -338,11 +342,21 @@ impl Core<'_> {
         }
         self.next_char();
         let mut v = Vec::new();
+        let mut count = 0;
         let (mut c, mut l) = self.cur_char();
         while is_char(c) && c != u32::from(q) {
+            count += 1;
+            if count > 50 {
+                self.shrink_macro();
+                count = 0;
+            }
             push_utf8(&mut v, c);
             self.nextl(l);
             (c, l) = self.cur_char();
+            if c == 0 {
+                self.shrink_macro();
+                (c, l) = self.cur_char();
+            }
         }
         if !is_char(c) {
             self.fatal(err::LITERAL_NOT_FINISHED);
@@ -352,7 +366,10 @@ impl Core<'_> {
         Some(v)
     }
 
+    /// `xmlParsePubidLiteral`, with its `SHRINK`s as in
+    /// [`parse_system_literal`](Self::parse_system_literal).
     fn parse_pubid_literal(&mut self) -> Option<Vec<u8>> {
+        self.shrink_macro();
         let q = self.raw();
         if q != b'"' && q != b'\'' {
             self.fatal(err::LITERAL_NOT_STARTED);
@@ -360,6 +377,7 @@ impl Core<'_> {
         }
         self.next_char();
         let mut v = Vec::new();
+        let mut count = 0;
         loop {
             let c = self.raw();
             let pubid = c.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&c);
@@ -367,7 +385,15 @@ impl Core<'_> {
                 break;
             }
             v.push(c);
+            count += 1;
+            if count > 50 {
+                self.shrink_macro();
+                count = 0;
+            }
             self.next_char();
+            if self.raw() == 0 {
+                self.shrink_macro();
+            }
         }
         if self.raw() != q {
             self.fatal(err::LITERAL_NOT_FINISHED);
@@ -782,6 +808,7 @@ impl Core<'_> {
         if !self.cmp(b"<!NOTATION") {
             return;
         }
+        self.shrink_macro();
         self.skip(10);
         if self.skip_blanks_dtd() == 0 {
             self.fatal(err::SPACE_REQUIRED);
@@ -876,6 +903,7 @@ impl Core<'_> {
 
     /// `xmlParseAttributeType`: Some(is CDATA) or None on error.
     fn parse_attribute_type(&mut self) -> Option<bool> {
+        self.shrink_macro();
         // tried in this order: `IDREFS` before `IDREF` before `ID`
         for (kw, cdata) in [
             (&b"CDATA"[..], true),
@@ -908,6 +936,7 @@ impl Core<'_> {
                 self.fatal(err::NOTATION_NOT_STARTED);
                 return false;
             }
+            self.shrink_macro();
             return self.parse_token_group(true);
         }
         // xmlParseEnumerationType
@@ -915,6 +944,7 @@ impl Core<'_> {
             self.fatal(err::ATTLIST_NOT_STARTED);
             return false;
         }
+        self.shrink_macro();
         self.parse_token_group(false)
     }
 
@@ -1053,6 +1083,7 @@ impl Core<'_> {
     fn parse_element_mixed_content_decl(&mut self) {
         self.skip(7);
         self.skip_blanks_dtd();
+        self.shrink_macro();
         if self.raw() == b')' {
             self.next_char();
             if self.raw() == b'*' {
@@ -1090,6 +1121,7 @@ impl Core<'_> {
             return false;
         }
         self.skip_blanks_dtd();
+        self.shrink_macro();
         let mut separator = 0;
         while self.raw() != b')' && self.state != State::Eof {
             let c = self.raw();
