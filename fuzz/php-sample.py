@@ -14,7 +14,9 @@ replay it under /tmp/php-sample/) and the counts.
 Needs the replay binary (`cd fuzz && cargo build --release --features replay
 --bin replay`) and PHP 8.2 with the xml extension.
 """
+import ctypes
 import os
+import re
 import subprocess
 import sys
 import time
@@ -114,13 +116,41 @@ def run(cmd):
     return subprocess.run(cmd, capture_output=True, timeout=60).stdout
 
 
+LIBC = ctypes.CDLL(None)
+LIBC.iconv_open.restype = ctypes.c_void_p
+LIBC.iconv_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+LIBC.iconv_close.argtypes = [ctypes.c_void_p]
+
+
+def iconv_opens(label):
+    """Whether glibc's iconv opens `label` (libxml2 asks it before ICU)."""
+    cd = LIBC.iconv_open(b"UTF-8", label)
+    if cd in (None, ctypes.c_void_p(-1).value):
+        return False
+    LIBC.iconv_close(cd)
+    return True
+
+
+def icu_label(path, php, ours):
+    """A known limit (ENCODINGS.md, "Not decoded yet"): phpxml answers 32
+    "Unsupported encoding" to a declared label iconv does not open, which
+    PHP's libxml2 then opened with one of ICU's multi-byte converters."""
+    last = lambda out: out.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    if not last(ours).startswith(b"result 32 ") or last(php).startswith(b"result 32 "):
+        return False
+    with open(path, "rb") as f:
+        m = re.search(rb"""encoding\s*=\s*["']([^"'\x00]*)["']""", f.read(300))
+    return m is not None and not iconv_opens(m.group(1))
+
+
 def check(case):
     n, sizes, opts, path = case
     s = ",".join(map(str, sizes))
     php = run(PHP + ["--pieces", s] + opts + [path])
     ours = run([REPLAY, s] + opts + [path])
     malformed = not php.endswith(b'"No error"\n')
-    return n, s, opts, path, php == ours, malformed, len(php) > 0
+    known = php != ours and icu_label(path, php, ours)
+    return n, s, opts, path, php == ours, known, malformed, len(php) > 0
 
 
 def main():
@@ -145,9 +175,9 @@ def main():
             f.write(doc)
         cases.append((n, sizes, opts, path))
     start = time.time()
-    same = differ = malformed = pieces = 0
+    same = differ = known = malformed = pieces = 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for n, s, opts, path, equal, bad, ran in pool.map(check, cases):
+        for n, s, opts, path, equal, icu, bad, ran in pool.map(check, cases):
             if not ran:
                 sys.exit(f"PHP printed nothing for {path}: does reference/phpxml.php run?")
             malformed += bad
@@ -160,11 +190,15 @@ def main():
             pieces += k
             if equal:
                 same += 1
+            elif icu:
+                known += 1
+                print(f"known (ICU label)\t{path}\t{s}\t{' '.join(opts)}", flush=True)
             else:
                 differ += 1
                 print(f"differs\t{path}\t{s}\t{' '.join(opts)}", flush=True)
     print(f"{count} mutated inputs (seed {seed}; {malformed} malformed in PHP), {pieces} pieces: "
-          f"{same} the same as PHP in the same pieces, {differ} different; {time.time() - start:.0f} s")
+          f"{same} the same as PHP in the same pieces, {known} labels only ICU's multi-byte converters "
+          f"open (a known limit), {differ} different; {time.time() - start:.0f} s")
     sys.exit(1 if differ else 0)
 
 
