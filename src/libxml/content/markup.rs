@@ -218,6 +218,7 @@ impl Core<'_> {
             self.fatal(err::COMMENT_NOT_FINISHED);
             return;
         }
+        let mut count = 0;
         while is_char(c) && (c != u32::from(b'>') || r != u32::from(b'-') || q != u32::from(b'-')) {
             if r == u32::from(b'-') && q == u32::from(b'-') {
                 self.fatal(err::HYPHEN_IN_COMMENT);
@@ -226,8 +227,18 @@ impl Core<'_> {
             q = r;
             r = c;
             rl = l;
+            // libxml2's SHRINK every 50 characters and where it reads a 0
+            count += 1;
+            if count > 50 {
+                self.shrink_macro();
+                count = 0;
+            }
             self.nextl(l);
             (c, l) = self.cur_char();
+            if c == 0 {
+                self.shrink_macro();
+                (c, l) = self.cur_char();
+            }
             // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
             if buf.len() > self.max_text_length() {
                 self.fatal(err::COMMENT_NOT_FINISHED);
@@ -297,10 +308,21 @@ impl Core<'_> {
             self.fatal(err::SPACE_REQUIRED);
         }
         let (mut c, mut l) = self.cur_char();
+        let mut count = 0;
         while is_char(c) && (c != u32::from(b'?') || self.nxt(1) != b'>') {
+            // libxml2's SHRINK every 50 characters and where it reads a 0
+            count += 1;
+            if count > 50 {
+                self.shrink_macro();
+                count = 0;
+            }
             push_utf8(buf, c);
             self.nextl(l);
             (c, l) = self.cur_char();
+            if c == 0 {
+                self.shrink_macro();
+                (c, l) = self.cur_char();
+            }
             // checked after each step since CVE-2022-40303 (Debian's 2.9.14)
             if buf.len() - target > self.max_text_length() {
                 self.fatal(err::PI_NOT_FINISHED);
