@@ -115,6 +115,9 @@ pub(crate) mod err {
     pub const HYPHEN_IN_COMMENT: i32 = 80;
     pub const INVALID_ENCODING: i32 = 81;
     pub const VALUE_REQUIRED: i32 = 84;
+    /// `XML_ERR_ENTITY_CHAR_ERROR`: a `&` or `%` in an entity value that
+    /// starts no reference.
+    pub const ENTITY_CHAR_ERROR: i32 = 87;
     pub const ENTITY_PE_INTERNAL: i32 = 88;
     pub const ENTITY_LOOP: i32 = 89;
     pub const INVALID_URI: i32 = 91;

@@ -699,8 +699,8 @@ impl Core<'_> {
     fn check_system_id(&mut self, system_id: &[u8]) {
         match super::content::parse_uri(system_id) {
             None => self.error(err::INVALID_URI),
-            Some(Fragment::Some) => self.fatal(err::URI_FRAGMENT),
-            Some(Fragment::None) => {}
+            Some(Fragment::Present) => self.fatal(err::URI_FRAGMENT),
+            Some(Fragment::Absent) => {}
         }
     }
 
@@ -745,7 +745,7 @@ impl Core<'_> {
                 i += string_name_len(&buf[i..], self.input.utf8);
                 let ok = i > start;
                 if !ok || buf.get(i) != Some(&b';') {
-                    self.fatal(87); // XML_ERR_ENTITY_CHAR_ERROR
+                    self.fatal(err::ENTITY_CHAR_ERROR);
                     return None;
                 }
                 if b == b'%' && self.dtd.in_subset == 1 {

@@ -1,6 +1,7 @@
 //! Which strings libxml2 2.9.14's `xmlParseURI` accepts: it is asked of
 //! namespace names (error 99, `XML_WAR_NS_URI`) and of entity system ids
-//! (error 91, `XML_ERR_INVALID_URI`).
+//! (error 91, `XML_ERR_INVALID_URI`, and 92, `XML_ERR_URI_FRAGMENT`, for
+//! one with a fragment).
 
 /// Whether `xmlParseURI` returns a URI for `u`, as its
 /// `xmlParse3986URIReference` decides: an absolute URI, else a relative
@@ -23,8 +24,8 @@ pub(in crate::libxml) fn parse_uri(u: &[u8]) -> Option<Fragment> {
 /// Whether a URI `xmlParseURI` accepted has a fragment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::libxml) enum Fragment {
-    None,
-    Some,
+    Absent,
+    Present,
 }
 
 /// Where `u`'s `scheme ":"` puts its `:`, if `u` starts with one
@@ -71,9 +72,9 @@ fn query_and_fragment_end(u: &[u8], mut i: usize) -> Option<Fragment> {
     if u.get(i) == Some(&b'?') {
         i = scan(u, i + 1, |c| matches!(c, b'/' | b'?'));
     }
-    let mut fragment = Fragment::None;
+    let mut fragment = Fragment::Absent;
     if u.get(i) == Some(&b'#') {
-        fragment = Fragment::Some;
+        fragment = Fragment::Present;
         i = scan(u, i + 1, |c| matches!(c, b'/' | b'?' | b'[' | b']'));
     }
     (i == u.len()).then_some(fragment)
