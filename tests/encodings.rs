@@ -214,7 +214,7 @@ fn range_sequences(range: &str) -> Vec<Vec<u8>> {
 fn every_two_byte_sequence_of_every_multi_byte_charset_traces_as_php() {
     assert_hashes_match_php(
         "multi-byte.tsv",
-        572,
+        892,
         "php -d error_reporting=0 tools/capture-multi-byte.php --raw RANGE LABEL",
         |row| {
             let [label, target, range] = row[..] else {
@@ -314,22 +314,91 @@ mod wide_props {
     }
 }
 
-/// Characters every table of the label's family holds, and the
-/// `encoding_rs` encoder that writes them (its Windows supersets encode
-/// these as glibc's charsets do).
-fn cjk_alphabet(label: &str) -> (&'static encoding_rs::Encoding, &'static str) {
+/// How a test document is written in a label's charset.
+enum Writer {
+    /// `encoding_rs`'s encoder (its Windows supersets encode these
+    /// characters as glibc's charsets do).
+    Encoder(&'static encoding_rs::Encoding),
+    /// Each non-ASCII character's bytes, as glibc's iconv writes them
+    /// (`encoding_rs` has no such charset).
+    Bytes(&'static [(char, &'static [u8])]),
+}
+
+/// ISO 6937's family writes these alike: the accent, then the letter.
+const ACCENTED: &[(char, &[u8])] = &[
+    ('é', b"\xc2e"),
+    ('è', b"\xc1e"),
+    ('ç', b"\xcbc"),
+    ('ê', b"\xc3e"),
+    ('œ', b"\xfa"),
+    ('É', b"\xc2E"),
+];
+
+/// ISO 6937-2, ANSI X3.110 and T.61 also move `#` to A6 (23 is not
+/// defined).
+const ACCENTED_A6: &[(char, &[u8])] = &[
+    ('#', b"\xa6"),
+    ('é', b"\xc2e"),
+    ('è', b"\xc1e"),
+    ('ç', b"\xcbc"),
+    ('ê', b"\xc3e"),
+    ('œ', b"\xfa"),
+    ('É', b"\xc2E"),
+];
+
+const JOHAB: &[(char, &[u8])] = &[
+    ('한', b"\xd0\x65"),
+    ('국', b"\x8a\x82"),
+    ('어', b"\xb4\xe1"),
+    ('가', b"\x88\x61"),
+    ('나', b"\x90\x61"),
+    ('다', b"\x94\x61"),
+];
+
+/// Characters every table of the label's family holds, and how to write
+/// them.
+fn cjk_alphabet(label: &str) -> (Writer, &'static str) {
+    let japanese = "日本語テキストあいうアイウ漢字";
     match label {
-        "Shift_JIS" | "windows-31j" => (encoding_rs::SHIFT_JIS, "日本語テキストあいうアイウ漢字"),
-        "EUC-JP" => (encoding_rs::EUC_JP, "日本語テキストあいうアイウ漢字"),
-        "GB2312" | "GBK" => (encoding_rs::GBK, "中文简体汉字"),
-        "GB18030" => (encoding_rs::GB18030, "中文简体汉字€😀"),
-        "Big5" | "Big5-HKSCS" => (encoding_rs::BIG5, "中文繁體漢字"),
-        "EUC-KR" | "CP949" => (encoding_rs::EUC_KR, "한국어가나다"),
+        "Shift_JIS" | "windows-31j" | "IBM932" | "IBM943" | "Shift_JISX0213" => {
+            (Writer::Encoder(encoding_rs::SHIFT_JIS), japanese)
+        }
+        "EUC-JP" | "EUC-JP-MS" | "EUC-JISX0213" => (Writer::Encoder(encoding_rs::EUC_JP), japanese),
+        "GB2312" | "GBK" => (Writer::Encoder(encoding_rs::GBK), "中文简体汉字"),
+        "GB18030" => (Writer::Encoder(encoding_rs::GB18030), "中文简体汉字€😀"),
+        "Big5" | "Big5-HKSCS" => (Writer::Encoder(encoding_rs::BIG5), "中文繁體漢字"),
+        "EUC-KR" | "CP949" => (Writer::Encoder(encoding_rs::EUC_KR), "한국어가나다"),
+        "JOHAB" => (Writer::Bytes(JOHAB), "한국어가나다"),
+        "ISO_6937" => (Writer::Bytes(ACCENTED), "éèçêœÉ"),
+        "ISO_6937-2" | "ANSI_X3.110" | "T.61" => (Writer::Bytes(ACCENTED_A6), "éèçêœÉ"),
         other => panic!("no alphabet for {other}"),
     }
 }
 
-const CJK_LABELS: [&str; 10] = [
+impl Writer {
+    fn write(&self, text: &str) -> Vec<u8> {
+        match self {
+            Writer::Encoder(encoding) => {
+                let (bytes, _, unmappable) = encoding.encode(text);
+                assert!(!unmappable, "{}: {text}", encoding.name());
+                bytes.into_owned()
+            }
+            Writer::Bytes(table) => {
+                let mut out = Vec::new();
+                for c in text.chars() {
+                    match table.iter().find(|(k, _)| *k == c) {
+                        Some((_, bytes)) => out.extend_from_slice(bytes),
+                        None if c.is_ascii() => out.push(c as u8),
+                        None => panic!("{c} in {text}"),
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+const CJK_LABELS: [&str; 20] = [
     "Shift_JIS",
     "windows-31j",
     "EUC-JP",
@@ -340,12 +409,22 @@ const CJK_LABELS: [&str; 10] = [
     "Big5-HKSCS",
     "EUC-KR",
     "CP949",
+    "JOHAB",
+    "IBM932",
+    "IBM943",
+    "EUC-JP-MS",
+    "EUC-JISX0213",
+    "Shift_JISX0213",
+    "ISO_6937",
+    "ISO_6937-2",
+    "ANSI_X3.110",
+    "T.61",
 ];
 
 /// A well-formed document in `label`: elements named and attributes and
 /// text written in the charset's script, character references, lines.
 fn cjk_document(label: &str, parts: &[(usize, Vec<usize>)]) -> Vec<u8> {
-    let (encoding, alphabet) = cjk_alphabet(label);
+    let (writer, alphabet) = cjk_alphabet(label);
     let chars: Vec<char> = alphabet.chars().collect();
     let word =
         |picks: &[usize]| -> String { picks.iter().map(|&k| chars[k % chars.len()]).collect() };
@@ -367,9 +446,7 @@ fn cjk_document(label: &str, parts: &[(usize, Vec<usize>)]) -> Vec<u8> {
         }
     }
     text.push_str("</r>");
-    let (bytes, _, unmappable) = encoding.encode(&text);
-    assert!(!unmappable, "{label}: {text}");
-    bytes.into_owned()
+    writer.write(&text)
 }
 
 proptest::proptest! {

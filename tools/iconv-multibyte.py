@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Asks glibc's iconv on this machine (what libxml2 2.9.14 calls for every
-label it does not decode itself) how the multi-byte CJK charsets decode
-every byte sequence, and writes src/libxml/charsets/multi_byte/: one table
+label it does not decode itself) how the multi-byte charsets decode every
+byte sequence (the CJK ones, and ISO 6937's family, whose accents come
+before the letter they mark), and writes src/libxml/charsets/multi_byte/: one table
 file per charset (NAME.bin) and labels.txt (every label iconv resolves to
 one of them, with the charset's name).
 
@@ -44,7 +45,9 @@ spec.loader.exec_module(it)
 CHARSETS = {
     "SJIS": "SHIFT_JIS", "CP932": "WINDOWS-31J", "EUC-JP": "EUC-JP", "EUC-CN": "GB2312",
     "GBK": "GBK", "GB18030": "GB18030", "BIG5": "BIG5", "BIG5HKSCS": "BIG5-HKSCS",
-    "EUC-KR": "EUC-KR", "UHC": "CP949",
+    "EUC-KR": "EUC-KR", "UHC": "CP949", "JOHAB": "JOHAB", "IBM932": "IBM932", "IBM943": "IBM943",
+    "EUC-JP-MS": "EUC-JP-MS", "EUC-JISX0213": "EUC-JISX0213", "SHIFT_JISX0213": "SHIFT_JISX0213",
+    "ISO_6937": "ISO_6937", "ISO_6937-2": "ISO_6937-2", "ANSI_X3.110": "ANSI_X3.110", "T.61-8BIT": "T.61",
 }
 GCONV_DIRS = ["/usr/lib/x86_64-linux-gnu/gconv", "/usr/lib/gconv", "/usr/lib64/gconv"]
 ILLEGAL, NODE, PAIR, FOUR, DROPPED = 0xFFFFFFFF, 0x80000000, 0x40000000, 0x20000000, 0x10000000

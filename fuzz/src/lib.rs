@@ -39,9 +39,10 @@ const ENCODINGS: [Option<&str>; 8] = [
     None,
 ];
 /// Labels the declaration chooses among: one or more of each kind of
-/// charset phpxml decodes (iconv's single-byte, CJK, UCS-2/UCS-4/UTF-32,
-/// ISO-2022-JP, the composing ones, ICU's single-byte ones).
-pub const DECLARATIONS: [&str; 32] = [
+/// charset phpxml decodes (iconv's single-byte, CJK, ISO 6937's family,
+/// UCS-2/UCS-4/UTF-32, ISO-2022-JP, the composing ones, ICU's single-byte
+/// ones).
+pub const DECLARATIONS: [&str; 36] = [
     "windows-1251",
     "KOI8-R",
     "ISO-8859-2",
@@ -60,6 +61,10 @@ pub const DECLARATIONS: [&str; 32] = [
     "Big5-HKSCS",
     "EUC-KR",
     "CP949",
+    "JOHAB",
+    "EUC-JISX0213",
+    "ISO_6937",
+    "T.61",
     "UCS-2",
     "UCS-2BE",
     "UCS-4",
