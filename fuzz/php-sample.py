@@ -139,7 +139,9 @@ def icu_label(path, php, ours):
     if not last(ours).startswith(b"result 32 ") or last(php).startswith(b"result 32 "):
         return False
     with open(path, "rb") as f:
-        m = re.search(rb"""encoding\s*=\s*["']([^"'\x00]*)["']""", f.read(300))
+        # the declaration's ASCII, also in a UTF-16 or UCS-4 document
+        head = f.read(600).replace(b"\x00", b"")
+    m = re.search(rb"""encoding\s*=\s*["']([^"']*)["']""", head)
     return m is not None and not iconv_opens(m.group(1))
 
 

@@ -857,8 +857,13 @@ impl Core<'_> {
     pub(super) fn switch_encoding(&mut self, mode: Mode) -> bool {
         if self.input.enc.mode != Mode::Utf8 {
             // xmlSwitchInputEncodingInt with an encoder in place: the new one
-            // takes over the raw input not converted yet
+            // takes over the raw input not converted yet, which the push
+            // loop's next step converts (xmlParseTryOrFinish flushes any raw
+            // bytes once the start state is left; PHP: ICU's UTF-32 stopped
+            // at a unit past U+10FFFF, then iconv's UTF-32 takes the rest,
+            // `fixtures/php/encodings/wide-ucs4-switch-*`)
             self.input.enc.set_mode(mode);
+            self.input.enc.defer(&[]);
             return true;
         }
         let raw = self.take_input_from(self.input.cur);
