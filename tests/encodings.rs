@@ -214,7 +214,7 @@ fn range_sequences(range: &str) -> Vec<Vec<u8>> {
 fn every_two_byte_sequence_of_every_multi_byte_charset_traces_as_php() {
     assert_hashes_match_php(
         "multi-byte.tsv",
-        892,
+        924,
         "php -d error_reporting=0 tools/capture-multi-byte.php --raw RANGE LABEL",
         |row| {
             let [label, target, range] = row[..] else {
@@ -355,6 +355,16 @@ const JOHAB: &[(char, &[u8])] = &[
     ('다', b"\x94\x61"),
 ];
 
+/// EUC-TW: plane 1 in two bytes, plane 2 in four.
+const EUC_TW: &[(char, &[u8])] = &[
+    ('中', b"\xc4\xe3"),
+    ('文', b"\xc5\xc6"),
+    ('繁', b"\xf4\xed"),
+    ('體', b"\xfc\xd5"),
+    ('乂', b"\x8e\xa2\xa1\xa1"),
+    ('乜', b"\x8e\xa2\xa1\xa2"),
+];
+
 /// Characters every table of the label's family holds, and how to write
 /// them.
 fn cjk_alphabet(label: &str) -> (Writer, &'static str) {
@@ -369,6 +379,7 @@ fn cjk_alphabet(label: &str) -> (Writer, &'static str) {
         "Big5" | "Big5-HKSCS" => (Writer::Encoder(encoding_rs::BIG5), "中文繁體漢字"),
         "EUC-KR" | "CP949" => (Writer::Encoder(encoding_rs::EUC_KR), "한국어가나다"),
         "JOHAB" => (Writer::Bytes(JOHAB), "한국어가나다"),
+        "EUC-TW" => (Writer::Bytes(EUC_TW), "中文繁體乂乜"),
         "ISO_6937" => (Writer::Bytes(ACCENTED), "éèçêœÉ"),
         "ISO_6937-2" | "ANSI_X3.110" | "T.61" => (Writer::Bytes(ACCENTED_A6), "éèçêœÉ"),
         other => panic!("no alphabet for {other}"),
@@ -398,7 +409,7 @@ impl Writer {
     }
 }
 
-const CJK_LABELS: [&str; 20] = [
+const CJK_LABELS: [&str; 21] = [
     "Shift_JIS",
     "windows-31j",
     "EUC-JP",
@@ -419,6 +430,7 @@ const CJK_LABELS: [&str; 20] = [
     "ISO_6937-2",
     "ANSI_X3.110",
     "T.61",
+    "EUC-TW",
 ];
 
 /// A well-formed document in `label`: elements named and attributes and

@@ -11,7 +11,8 @@ one of them, with the charset's name).
     tools/iconv-multibyte.py --list     # charsets and labels, one per line
 
 A table is a tree of 256-entry nodes, one level per byte, walked from node
-0 (all little-endian u32):
+0 (EUC-TW's alike nodes are shared, so there a node may have several
+parents) (all little-endian u32):
 
     header   node_count, pair_count, run_count
     nodes    node_count * 256 entries
@@ -48,7 +49,12 @@ CHARSETS = {
     "EUC-KR": "EUC-KR", "UHC": "CP949", "JOHAB": "JOHAB", "IBM932": "IBM932", "IBM943": "IBM943",
     "EUC-JP-MS": "EUC-JP-MS", "EUC-JISX0213": "EUC-JISX0213", "SHIFT_JISX0213": "SHIFT_JISX0213",
     "ISO_6937": "ISO_6937", "ISO_6937-2": "ISO_6937-2", "ANSI_X3.110": "ANSI_X3.110", "T.61-8BIT": "T.61",
+    "EUC-TW": "EUC-TW",
 }
+# charsets with four-byte sequences in the tree (EUC-TW's 8E A1..B0 planes);
+# iconv waits on every plane byte, so most of their nodes are alike and
+# are shared
+FOUR_DEEP = {"EUC-TW"}
 GCONV_DIRS = ["/usr/lib/x86_64-linux-gnu/gconv", "/usr/lib/gconv", "/usr/lib64/gconv"]
 ILLEGAL, NODE, PAIR, FOUR, DROPPED = 0xFFFFFFFF, 0x80000000, 0x40000000, 0x20000000, 0x10000000
 
@@ -129,7 +135,7 @@ def four_byte(cd, table, b1, b2):
                 sys.exit(f"GB18030 {b1:02X}{b2:02X}{b3:02X}{b4:02X}: {a}")
 
 
-def build(cd):
+def build(cd, deep=False):
     table = Table()
     table.cps = {}
 
@@ -144,7 +150,7 @@ def build(cd):
                 if len(prefix) == 1 and 0x30 <= b <= 0x39 and 0x81 <= prefix[0] <= 0xFE:
                     four_byte(cd, table, prefix[0], b)
                     entries.append(FOUR)
-                elif len(seq) >= 3:
+                elif len(seq) >= (4 if deep else 3):
                     sys.exit(f"iconv waits after {bytes(seq).hex()}")
                 else:
                     entries.append(NODE | node(seq))
@@ -163,6 +169,24 @@ def build(cd):
             runs.append([index, 1, cp])
     table.runs = runs
     return table
+
+
+def share_alike(table):
+    """Nodes with the same entries (their children shared first) become one;
+    node 0 stays the root. Children are made after their parents, so one
+    pass from the last node back sees every child before its parent."""
+    same, alias = {}, {}
+    for i in range(len(table.nodes) - 1, -1, -1):
+        entries = tuple(alias[e & ~NODE] | NODE if e & NODE and e != ILLEGAL else e
+                        for e in table.nodes[i])
+        table.nodes[i] = entries
+        alias[i] = same.setdefault(entries, i)
+    if alias[0] != 0:
+        sys.exit("the root is alike another node")
+    kept = sorted(set(alias.values()))
+    number = {old: new for new, old in enumerate(kept)}
+    table.nodes = [[number[e & ~NODE] | NODE if e & NODE and e != ILLEGAL else e
+                    for e in table.nodes[i]] for i in kept]
 
 
 def stateless(cd, table):
@@ -202,7 +226,9 @@ def generate():
         print(module, file=sys.stderr)
         if cd is None:
             sys.exit(f"iconv does not open {module}")
-        table = build(cd)
+        table = build(cd, deep=module in FOUR_DEEP)
+        if module in FOUR_DEEP:
+            share_alike(table)
         if not stateless(cd, table):
             sys.exit(f"{module} holds state between characters")
         it.libc.iconv_close(cd)

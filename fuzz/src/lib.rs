@@ -42,7 +42,7 @@ const ENCODINGS: [Option<&str>; 8] = [
 /// charset phpxml decodes (iconv's single-byte, CJK, ISO 6937's family,
 /// UCS-2/UCS-4/UTF-32, ISO-2022-JP, the composing ones, ICU's single-byte
 /// ones).
-pub const DECLARATIONS: [&str; 36] = [
+pub const DECLARATIONS: [&str; 37] = [
     "windows-1251",
     "KOI8-R",
     "ISO-8859-2",
@@ -65,6 +65,7 @@ pub const DECLARATIONS: [&str; 36] = [
     "EUC-JISX0213",
     "ISO_6937",
     "T.61",
+    "EUC-TW",
     "UCS-2",
     "UCS-2BE",
     "UCS-4",
