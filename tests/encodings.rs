@@ -320,8 +320,9 @@ enum Writer {
     /// characters as glibc's charsets do).
     Encoder(&'static encoding_rs::Encoding),
     /// Each non-ASCII character's bytes, as glibc's iconv writes them
-    /// (`encoding_rs` has no such charset).
-    Bytes(&'static [(char, &'static [u8])]),
+    /// (`encoding_rs` has no such charset), from the first table that has
+    /// the character.
+    Bytes(&'static [&'static [(char, &'static [u8])]]),
 }
 
 /// ISO 6937's family writes these alike: the accent, then the letter.
@@ -336,15 +337,7 @@ const ACCENTED: &[(char, &[u8])] = &[
 
 /// ISO 6937-2, ANSI X3.110 and T.61 also move `#` to A6 (23 is not
 /// defined).
-const ACCENTED_A6: &[(char, &[u8])] = &[
-    ('#', b"\xa6"),
-    ('é', b"\xc2e"),
-    ('è', b"\xc1e"),
-    ('ç', b"\xcbc"),
-    ('ê', b"\xc3e"),
-    ('œ', b"\xfa"),
-    ('É', b"\xc2E"),
-];
+const HASH_AT_A6: &[(char, &[u8])] = &[('#', b"\xa6")];
 
 const JOHAB: &[(char, &[u8])] = &[
     ('한', b"\xd0\x65"),
@@ -378,10 +371,10 @@ fn cjk_alphabet(label: &str) -> (Writer, &'static str) {
         "GB18030" => (Writer::Encoder(encoding_rs::GB18030), "中文简体汉字€😀"),
         "Big5" | "Big5-HKSCS" => (Writer::Encoder(encoding_rs::BIG5), "中文繁體漢字"),
         "EUC-KR" | "CP949" => (Writer::Encoder(encoding_rs::EUC_KR), "한국어가나다"),
-        "JOHAB" => (Writer::Bytes(JOHAB), "한국어가나다"),
-        "EUC-TW" => (Writer::Bytes(EUC_TW), "中文繁體乂乜"),
-        "ISO_6937" => (Writer::Bytes(ACCENTED), "éèçêœÉ"),
-        "ISO_6937-2" | "ANSI_X3.110" | "T.61" => (Writer::Bytes(ACCENTED_A6), "éèçêœÉ"),
+        "JOHAB" => (Writer::Bytes(&[JOHAB]), "한국어가나다"),
+        "EUC-TW" => (Writer::Bytes(&[EUC_TW]), "中文繁體乂乜"),
+        "ISO_6937" => (Writer::Bytes(&[ACCENTED]), "éèçêœÉ"),
+        "ISO_6937-2" | "ANSI_X3.110" | "T.61" => (Writer::Bytes(&[HASH_AT_A6, ACCENTED]), "éèçêœÉ"),
         other => panic!("no alphabet for {other}"),
     }
 }
@@ -394,10 +387,10 @@ impl Writer {
                 assert!(!unmappable, "{}: {text}", encoding.name());
                 bytes.into_owned()
             }
-            Writer::Bytes(table) => {
+            Writer::Bytes(tables) => {
                 let mut out = Vec::new();
                 for c in text.chars() {
-                    match table.iter().find(|(k, _)| *k == c) {
+                    match tables.iter().flat_map(|t| t.iter()).find(|(k, _)| *k == c) {
                         Some((_, bytes)) => out.extend_from_slice(bytes),
                         None if c.is_ascii() => out.push(c as u8),
                         None => panic!("{c} in {text}"),
