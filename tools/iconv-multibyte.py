@@ -2,17 +2,17 @@
 """Asks glibc's iconv on this machine (what libxml2 2.9.14 calls for every
 label it does not decode itself) how the multi-byte charsets decode every
 byte sequence (the CJK ones, and ISO 6937's family, whose accents come
-before the letter they mark), and writes src/libxml/charsets/multi_byte/: one table
-file per charset (NAME.bin) and labels.txt (every label iconv resolves to
-one of them, with the charset's name).
+before the letter they mark), and writes src/libxml/charsets/multi_byte/:
+one table file per charset (NAME.bin) and labels.txt (every label iconv
+resolves to one of them, with the charset's name).
 
     tools/iconv-multibyte.py            # regenerate
     tools/iconv-multibyte.py --check    # fail if the committed files differ
     tools/iconv-multibyte.py --list     # charsets and labels, one per line
 
 A table is a tree of 256-entry nodes, one level per byte, walked from node
-0 (EUC-TW's alike nodes are shared, so there a node may have several
-parents) (all little-endian u32):
+0; EUC-TW's alike nodes are shared, so a node there may have several
+parents. All little-endian u32:
 
     header   node_count, pair_count, run_count
     nodes    node_count * 256 entries
