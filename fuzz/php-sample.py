@@ -141,7 +141,7 @@ def not_decoded():
 NOT_DECODED = not_decoded()
 
 
-def icu_label(path, php, ours):
+def undecoded_label(path, php, ours):
     """A known limit (ENCODINGS.md, "Not decoded yet"): phpxml answers 32
     "Unsupported encoding" to a declared label that table lists, or to one
     iconv does not open, which PHP's libxml2 then opened with one of ICU's
@@ -162,7 +162,7 @@ def check(case):
     php = run(PHP + ["--pieces", s] + opts + [path])
     ours = run([REPLAY, s] + opts + [path])
     malformed = not php.endswith(b'"No error"\n')
-    known = php != ours and icu_label(path, php, ours)
+    known = php != ours and undecoded_label(path, php, ours)
     return n, s, opts, path, php == ours, known, malformed, len(php) > 0
 
 
@@ -190,7 +190,7 @@ def main():
     start = time.time()
     same = differ = known = malformed = pieces = 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for n, s, opts, path, equal, icu, bad, ran in pool.map(check, cases):
+        for n, s, opts, path, equal, undecoded, bad, ran in pool.map(check, cases):
             if not ran:
                 sys.exit(f"PHP printed nothing for {path}: does reference/phpxml.php run?")
             malformed += bad
@@ -203,7 +203,7 @@ def main():
             pieces += k
             if equal:
                 same += 1
-            elif icu:
+            elif undecoded:
                 known += 1
                 print(f"known (label not decoded)\t{path}\t{s}\t{' '.join(opts)}", flush=True)
             else:
